@@ -1,0 +1,24 @@
+//===- Passes.h - relax conversion passes -----------------------*- C++ -*-===//
+#ifndef RELAX_MLIR_CONVERSION_PASSES_H
+#define RELAX_MLIR_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::relax {
+#define GEN_PASS_DECL
+#include "relax-mlir/Conversion/Passes.h.inc"
+
+/// Patterns rewriting every relax compute op to linalg/tensor/arith/math.
+void populateRelaxToLinalgConversionPatterns(RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "relax-mlir/Conversion/Passes.h.inc"
+} // namespace mlir::relax
+
+#endif // RELAX_MLIR_CONVERSION_PASSES_H

@@ -1,0 +1,28 @@
+//===- GradientUtils.h - Adjoint algebra shared by rules and the pass -*- C++ -*-===//
+//
+// Builders for the values the gradient machinery itself needs: zeros of any
+// relax type, adjoint accumulation and the reverse of broadcasting.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RELAX_MLIR_DIALECT_RELAX_IR_GRADIENTUTILS_H
+#define RELAX_MLIR_DIALECT_RELAX_IR_GRADIENTUTILS_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::relax {
+/// True for float tensors and tuples whose leaves are all float tensors: the
+/// types that carry gradients.
+bool isDifferentiableType(Type type);
+/// Zeros of `type` (a tensor, or a tuple of zeros for a tuple type).
+Value buildZeros(OpBuilder &b, Location loc, Type type);
+/// True when `v` is statically all zeros (relax.zeros, a zero splat constant,
+/// or a tuple of such values).
+bool isKnownZero(Value v);
+/// `x + y` for two adjoints of one type (fieldwise for tuples).
+Value addAdjoints(OpBuilder &b, Location loc, Value x, Value y);
+/// Sums `grad` down to `type` (the reverse of numpy broadcasting); `grad` itself
+/// when the types already match.
+Value sumToType(OpBuilder &b, Location loc, Value grad, Type type);
+} // namespace mlir::relax
+
+#endif // RELAX_MLIR_DIALECT_RELAX_IR_GRADIENTUTILS_H

@@ -1,0 +1,21 @@
+//===- Passes.h - relax transformation passes -------------------*- C++ -*-===//
+#ifndef RELAX_MLIR_TRANSFORMS_PASSES_H
+#define RELAX_MLIR_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
+
+namespace mlir::relax {
+#define GEN_PASS_DECL
+#include "relax-mlir/Transforms/Passes.h.inc"
+
+/// Inlines dataflow blocks, flattens tuple function boundaries and folds tuple
+/// accesses in `module` (the body of `relax-flatten-tuples`).
+LogicalResult flattenTuples(ModuleOp module);
+
+#define GEN_PASS_REGISTRATION
+#include "relax-mlir/Transforms/Passes.h.inc"
+} // namespace mlir::relax
+
+#endif // RELAX_MLIR_TRANSFORMS_PASSES_H

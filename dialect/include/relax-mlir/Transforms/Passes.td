@@ -1,0 +1,77 @@
+//===- Passes.td - relax transformation passes -------------*- tablegen -*-===//
+
+#ifndef RELAX_TRANSFORMS_PASSES_TD
+#define RELAX_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GradientPass : Pass<"gradient", "::mlir::ModuleOp"> {
+  let summary = "Reverse-mode automatic differentiation of one function";
+  let description = [{
+    Adds `@<func>_adjoint`, with the same parameters as `@<func>`, whose one
+    `relax.dataflow` holds the original bindings and the gradient bindings and
+    returns `tuple<original_result, tuple<grad...>>`. The target is the result
+    (or result field `target-index` of a tuple result); it must be a 0-d float
+    tensor. Gradients come in `require-grads` order (every float parameter when
+    omitted: integer parameters never get gradients). A parameter that does not
+    reach the target gets zeros. Each op on the path states its
+    vector-Jacobian product through `GradientOpInterface`.
+
+    ```mlir
+    func.func @main(%x: tensor<3xf32>) -> tensor<f32> {
+      %r = relax.dataflow -> (tensor<f32>) {
+        %s = relax.sum %x : tensor<3xf32> -> tensor<f32>
+        relax.output %s : tensor<f32>
+      }
+      return %r : tensor<f32>
+    }
+    ```
+    ==> `relax-opt --gradient="func=main"` adds
+    ```mlir
+    func.func @main_adjoint(%x: tensor<3xf32>) -> tuple<tensor<f32>, tuple<tensor<3xf32>>> {
+      %r = relax.dataflow -> (tuple<tensor<f32>, tuple<tensor<3xf32>>>) {
+        %s = relax.sum %x : tensor<3xf32> -> tensor<f32>
+        %one = relax.ones : tensor<f32>
+        %g = relax.broadcast_to ... // reshape + broadcast of %one
+        ...
+      }
+      return %r : ...
+    }
+    ```
+    Errors (unknown function, bad target, bad `require-grads`, no or several
+    binding blocks, ops without a gradient rule) are diagnostics at the
+    offending op or function; the pass then fails and adds nothing.
+  }];
+  let options = [
+    Option<"funcName", "func", "std::string", /*default=*/"\"main\"",
+           "Name of the function to differentiate">,
+    ListOption<"requireGrads", "require-grads", "int64_t",
+               "Indices of the parameters to differentiate with respect to, in "
+               "output order (default: every float parameter)">,
+    Option<"targetIndex", "target-index", "int64_t", /*default=*/"0",
+           "Field of a tuple result to differentiate (0 for a tensor result)">,
+  ];
+  let dependentDialects = ["::mlir::relax::RelaxDialect", "::mlir::arith::ArithDialect"];
+}
+
+def FlattenTuplesPass : Pass<"relax-flatten-tuples", "::mlir::ModuleOp"> {
+  let summary = "Inline dataflow blocks and flatten tuple parameters and results";
+  let description = [{
+    Prepares relax functions for lowering: every `relax.dataflow` is inlined
+    into its parent, each tuple-typed parameter or result of a function is
+    replaced by its tensor leaves (depth-first, left to right), and
+    `relax.tuple_get_item` of `relax.tuple` folds away. Calls to functions
+    whose signatures change are rejected: run `inline` first.
+
+    ```mlir
+    func.func @f(%t: tuple<tensor<2xf32>, tensor<f32>>) -> tensor<f32>
+    ```
+    ==>
+    ```mlir
+    func.func @f(%a: tensor<2xf32>, %b: tensor<f32>) -> tensor<f32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::relax::RelaxDialect"];
+}
+
+#endif // RELAX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,378 @@
+//===- RelaxGradients.cpp - vector-Jacobian product of every relax op -----===//
+//
+// Each differentiable op's `buildVectorJacobianProduct` (GradientOpInterface).
+// Rules build relax ops only, so an adjoint can be differentiated again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
+#include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::relax;
+
+//===----------------------------------------------------------------------===//
+// Adjoint algebra
+//===----------------------------------------------------------------------===//
+
+bool mlir::relax::isDifferentiableType(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return isa<FloatType>(tensor.getElementType());
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::all_of(tuple.getTypes(), isDifferentiableType);
+  return false;
+}
+
+Value mlir::relax::buildZeros(OpBuilder &b, Location loc, Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    SmallVector<Value> fields;
+    for (Type t : tuple.getTypes())
+      fields.push_back(buildZeros(b, loc, t));
+    return TupleOp::create(b, loc, fields);
+  }
+  return ZerosOp::create(b, loc, type);
+}
+
+bool mlir::relax::isKnownZero(Value v) {
+  if (v.getDefiningOp<ZerosOp>())
+    return true;
+  if (auto tuple = v.getDefiningOp<TupleOp>())
+    return llvm::all_of(tuple.getFields(), isKnownZero);
+  DenseElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return false;
+  Attribute splat = attr.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(splat))
+    return f.getValue().isZero();
+  if (auto i = dyn_cast<IntegerAttr>(splat))
+    return i.getValue().isZero();
+  return false;
+}
+
+Value mlir::relax::addAdjoints(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isKnownZero(x))
+    return y;
+  if (isKnownZero(y))
+    return x;
+  if (auto tuple = dyn_cast<TupleType>(x.getType())) {
+    SmallVector<Value> fields;
+    for (int64_t i = 0, e = tuple.size(); i < e; ++i)
+      fields.push_back(addAdjoints(b, loc, b.createOrFold<TupleGetItemOp>(loc, x, i),
+                                   b.createOrFold<TupleGetItemOp>(loc, y, i)));
+    return TupleOp::create(b, loc, fields);
+  }
+  return AddOp::create(b, loc, x, y);
+}
+
+Value mlir::relax::sumToType(OpBuilder &b, Location loc, Value grad, Type type) {
+  if (grad.getType() == type)
+    return grad;
+  return CollapseSumToOp::create(b, loc, type, grad);
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers for the rules
+//===----------------------------------------------------------------------===//
+
+/// A 0-d constant of `like`'s element type.
+static Value scalarConstant(OpBuilder &b, Location loc, Type like, double value) {
+  Type elt = cast<ShapedType>(like).getElementType();
+  auto type = RankedTensorType::get({}, elt);
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getFloatAttr(elt, value).getValue()));
+}
+
+/// `1 - v`, elementwise.
+static Value oneMinus(OpBuilder &b, Location loc, Value v) {
+  return SubtractOp::create(b, loc, scalarConstant(b, loc, v.getType(), 1.0), v);
+}
+
+/// Swaps the two innermost axes.
+static Value transposeLast2(OpBuilder &b, Location loc, Value v) {
+  int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
+  if (rank == 2)
+    return PermuteDimsOp::create(b, loc, v, DenseI64ArrayAttr());
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  return PermuteDimsOp::create(b, loc, v, b.getDenseI64ArrayAttr(perm));
+}
+
+static Value reshapeTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getShape() == shape)
+    return v;
+  return ReshapeOp::create(b, loc, type.clone(shape), v);
+}
+
+//===----------------------------------------------------------------------===//
+// Structure
+//===----------------------------------------------------------------------===//
+
+LogicalResult TupleOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                  ArrayRef<bool> needsGrad,
+                                                  MutableArrayRef<Value> operandGrads) {
+  for (auto [i, needed] : llvm::enumerate(needsGrad))
+    if (needed)
+      operandGrads[i] = b.createOrFold<TupleGetItemOp>(getLoc(), resultGrads[0], i);
+  return success();
+}
+
+LogicalResult TupleGetItemOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                         ArrayRef<bool>,
+                                                         MutableArrayRef<Value> operandGrads) {
+  auto tuple = cast<TupleType>(getTuple().getType());
+  SmallVector<Value> fields;
+  for (int64_t i = 0, e = tuple.size(); i < e; ++i)
+    fields.push_back(i == static_cast<int64_t>(getIndex())
+                         ? resultGrads[0]
+                         : buildZeros(b, getLoc(), tuple.getType(i)));
+  operandGrads[0] = TupleOp::create(b, getLoc(), fields);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary
+//===----------------------------------------------------------------------===//
+
+LogicalResult NegativeOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                     ArrayRef<bool>,
+                                                     MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = NegativeOp::create(b, getLoc(), resultGrads[0]);
+  return success();
+}
+
+// d exp(x) = exp(x) dx
+LogicalResult ExpOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                ArrayRef<bool>,
+                                                MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = MultiplyOp::create(b, getLoc(), resultGrads[0], getResult());
+  return success();
+}
+
+// d log(x) = dx / x
+LogicalResult LogOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                ArrayRef<bool>,
+                                                MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = DivideOp::create(b, getLoc(), resultGrads[0], getX());
+  return success();
+}
+
+// d tanh(x) = (1 - tanh(x)^2) dx
+LogicalResult TanhOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                 ArrayRef<bool>,
+                                                 MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  Value y2 = MultiplyOp::create(b, loc, getResult(), getResult());
+  operandGrads[0] = MultiplyOp::create(b, loc, resultGrads[0], oneMinus(b, loc, y2));
+  return success();
+}
+
+// d sigmoid(x) = sigmoid(x) (1 - sigmoid(x)) dx
+LogicalResult SigmoidOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                    ArrayRef<bool>,
+                                                    MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  Value dy = MultiplyOp::create(b, loc, getResult(), oneMinus(b, loc, getResult()));
+  operandGrads[0] = MultiplyOp::create(b, loc, resultGrads[0], dy);
+  return success();
+}
+
+// d relu(x) = (x > 0) dx
+LogicalResult ReluOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                 ArrayRef<bool>,
+                                                 MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  Value zero = scalarConstant(b, loc, getType(), 0.0);
+  Value positive = GreaterOp::create(b, loc, getX(), zero);
+  operandGrads[0] = WhereOp::create(b, loc, positive, resultGrads[0], zero);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary: each operand's adjoint is summed back to its shape.
+//===----------------------------------------------------------------------===//
+
+LogicalResult AddOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                ArrayRef<bool> needsGrad,
+                                                MutableArrayRef<Value> operandGrads) {
+  Value g = resultGrads[0];
+  if (needsGrad[0])
+    operandGrads[0] = sumToType(b, getLoc(), g, getLhs().getType());
+  if (needsGrad[1])
+    operandGrads[1] = sumToType(b, getLoc(), g, getRhs().getType());
+  return success();
+}
+
+LogicalResult SubtractOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                     ArrayRef<bool> needsGrad,
+                                                     MutableArrayRef<Value> operandGrads) {
+  Value g = resultGrads[0];
+  if (needsGrad[0])
+    operandGrads[0] = sumToType(b, getLoc(), g, getLhs().getType());
+  if (needsGrad[1])
+    operandGrads[1] =
+        sumToType(b, getLoc(), NegativeOp::create(b, getLoc(), g), getRhs().getType());
+  return success();
+}
+
+LogicalResult MultiplyOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                     ArrayRef<bool> needsGrad,
+                                                     MutableArrayRef<Value> operandGrads) {
+  Value g = resultGrads[0];
+  Location loc = getLoc();
+  if (needsGrad[0])
+    operandGrads[0] =
+        sumToType(b, loc, MultiplyOp::create(b, loc, g, getRhs()), getLhs().getType());
+  if (needsGrad[1])
+    operandGrads[1] =
+        sumToType(b, loc, MultiplyOp::create(b, loc, g, getLhs()), getRhs().getType());
+  return success();
+}
+
+// d(a/b) = da / b - (a/b) db / b
+LogicalResult DivideOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                   ArrayRef<bool> needsGrad,
+                                                   MutableArrayRef<Value> operandGrads) {
+  Value g = resultGrads[0];
+  Location loc = getLoc();
+  if (needsGrad[0])
+    operandGrads[0] =
+        sumToType(b, loc, DivideOp::create(b, loc, g, getRhs()), getLhs().getType());
+  if (needsGrad[1]) {
+    Value gy = MultiplyOp::create(b, loc, g, getResult());
+    Value q = NegativeOp::create(b, loc, DivideOp::create(b, loc, gy, getRhs()));
+    operandGrads[1] = sumToType(b, loc, q, getRhs().getType());
+  }
+  return success();
+}
+
+LogicalResult WhereOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                  ArrayRef<bool> needsGrad,
+                                                  MutableArrayRef<Value> operandGrads) {
+  Value g = resultGrads[0];
+  Location loc = getLoc();
+  Value zero = scalarConstant(b, loc, g.getType(), 0.0);
+  if (needsGrad[1])
+    operandGrads[1] =
+        sumToType(b, loc, WhereOp::create(b, loc, getCond(), g, zero), getLhs().getType());
+  if (needsGrad[2])
+    operandGrads[2] =
+        sumToType(b, loc, WhereOp::create(b, loc, getCond(), zero, g), getRhs().getType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions: the adjoint is broadcast back over the reduced axes.
+//===----------------------------------------------------------------------===//
+
+/// Broadcasts the adjoint `g` of a reduction of `x` over `axes` back to x's shape.
+static Value broadcastReductionGrad(OpBuilder &b, Location loc, Value g, Value x,
+                                    ArrayRef<int64_t> axes) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> kept(xType.getShape());
+  for (int64_t a : axes)
+    kept[a] = 1;
+  Value shaped = reshapeTo(b, loc, g, kept);
+  if (shaped.getType() == xType)
+    return shaped;
+  return BroadcastToOp::create(b, loc, xType, shaped);
+}
+
+LogicalResult SumOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                ArrayRef<bool>,
+                                                MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = broadcastReductionGrad(b, getLoc(), resultGrads[0], getX(), getReducedAxes());
+  return success();
+}
+
+LogicalResult MeanOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                 ArrayRef<bool>,
+                                                 MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  SmallVector<int64_t> axes = getReducedAxes();
+  int64_t count = 1;
+  for (int64_t a : axes)
+    count *= getX().getType().getDimSize(a);
+  Value scaled = MultiplyOp::create(b, loc, resultGrads[0],
+                                    scalarConstant(b, loc, getType(), 1.0 / double(count)));
+  operandGrads[0] = broadcastReductionGrad(b, loc, scaled, getX(), axes);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Matmul
+//===----------------------------------------------------------------------===//
+
+// With 1-D operands promoted to matrices: da = g b^T and db = a^T g, each summed
+// over the batch dims it was broadcast along and reshaped back to its operand.
+LogicalResult MatmulOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                   ArrayRef<bool> needsGrad,
+                                                   MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  Value lhs = getLhs(), rhs = getRhs(), g = resultGrads[0];
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  bool lhsVec = lhsType.getRank() == 1, rhsVec = rhsType.getRank() == 1;
+  if (lhsVec)
+    lhs = reshapeTo(b, loc, lhs, {1, lhsType.getDimSize(0)});
+  if (rhsVec)
+    rhs = reshapeTo(b, loc, rhs, {rhsType.getDimSize(0), 1});
+  if (lhsVec || rhsVec) {
+    SmallVector<int64_t> gShape(cast<RankedTensorType>(g.getType()).getShape());
+    if (lhsVec)
+      gShape.insert(gShape.end() - (rhsVec ? 0 : 1), 1);
+    if (rhsVec)
+      gShape.push_back(1);
+    g = reshapeTo(b, loc, g, gShape);
+  }
+  if (needsGrad[0]) {
+    Value da = MatmulOp::create(b, loc, g, transposeLast2(b, loc, rhs));
+    da = sumToType(b, loc, da, lhs.getType());
+    operandGrads[0] = reshapeTo(b, loc, da, lhsType.getShape());
+  }
+  if (needsGrad[1]) {
+    Value db = MatmulOp::create(b, loc, transposeLast2(b, loc, lhs), g);
+    db = sumToType(b, loc, db, rhs.getType());
+    operandGrads[1] = reshapeTo(b, loc, db, rhsType.getShape());
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+LogicalResult PermuteDimsOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                        ArrayRef<bool>,
+                                                        MutableArrayRef<Value> operandGrads) {
+  SmallVector<int64_t> perm = getPermutation();
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = i;
+  operandGrads[0] =
+      PermuteDimsOp::create(b, getLoc(), resultGrads[0], b.getDenseI64ArrayAttr(inverse));
+  return success();
+}
+
+LogicalResult ReshapeOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                    ArrayRef<bool>,
+                                                    MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = ReshapeOp::create(b, getLoc(), getX().getType(), resultGrads[0]);
+  return success();
+}
+
+LogicalResult BroadcastToOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                        ArrayRef<bool>,
+                                                        MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = CollapseSumToOp::create(b, getLoc(), getX().getType(), resultGrads[0]);
+  return success();
+}
+
+LogicalResult CollapseSumToOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                          ArrayRef<bool>,
+                                                          MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = BroadcastToOp::create(b, getLoc(), getX().getType(), resultGrads[0]);
+  return success();
+}

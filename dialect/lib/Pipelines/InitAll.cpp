@@ -1,0 +1,27 @@
+//===- InitAll.cpp - register the relax dialect, passes and pipelines -----===//
+
+#include "relax-mlir/InitAll.h"
+#include "relax-mlir/Conversion/Passes.h"
+#include "relax-mlir/Pipelines.h"
+#include "relax-mlir/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+void mlir::relax::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<RelaxDialect, func::FuncDialect, arith::ArithDialect, linalg::LinalgDialect,
+                  tensor::TensorDialect, math::MathDialect>();
+  func::registerInlinerExtension(registry);
+}
+
+void mlir::relax::registerAllPasses() {
+  static bool registered = [] {
+    registerRelaxTransformsPasses();
+    registerRelaxConversionPasses();
+    registerRelaxPipelines();
+    return true;
+  }();
+  (void)registered;
+}

@@ -1,0 +1,87 @@
+//===- Pipelines.cpp - relax to LLVM lowering pipeline --------------------===//
+
+#include "relax-mlir/Pipelines.h"
+#include "relax-mlir/Conversion/Passes.h"
+#include "relax-mlir/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace {
+/// Fixes the calling convention of public functions before bufferization: their
+/// arguments are read-only (relax values are immutable, so callers' buffers are
+/// never written) and they get a C interface (`_mlir_ciface_<name>`).
+struct PrepareEntryPointsPass
+    : PassWrapper<PrepareEntryPointsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrepareEntryPointsPass)
+  StringRef getArgument() const final { return "relax-prepare-entry-points"; }
+  void runOnOperation() final {
+    OpBuilder b(&getContext());
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal() || !func.isPublic())
+        continue;
+      func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        if (isa<TensorType>(func.getArgument(i).getType()))
+          func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+                          b.getBoolAttr(false));
+    }
+  }
+};
+} // namespace
+
+void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createInlinerPass());
+  pm.addPass(createConvertRelaxToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(std::make_unique<PrepareEntryPointsPass>());
+
+  bufferization::OneShotBufferizePassOptions bufferizeOptions;
+  bufferizeOptions.bufferizeFunctionBoundaries = true;
+  bufferizeOptions.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // Results become caller-allocated out-parameters: no buffer crosses the ABI
+  // with unclear ownership, and the deallocation pipeline frees every temporary.
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createCanonicalizerPass());
+
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::relax::registerRelaxPipelines() {
+  PassPipelineRegistration<>(
+      "relax-to-llvm",
+      "Lower relax functions to the LLVM dialect (linalg, one-shot bufferization, "
+      "out-parameter results, deallocation, loops, C interface for public functions)",
+      buildRelaxToLLVMPipeline);
+}

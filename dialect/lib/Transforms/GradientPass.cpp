@@ -1,0 +1,328 @@
+//===- GradientPass.cpp - reverse-mode AD of one relax function -----------===//
+//
+// Clones the function into `@<func>_adjoint`, gathers its bindings into its one
+// dataflow block, seeds the target with ones and walks the bindings backwards,
+// asking each op for its vector-Jacobian product through GradientOpInterface.
+// The pass knows no op by name; the adjoint algebra lives in GradientUtils.
+//
+//===----------------------------------------------------------------------===//
+
+#include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
+#include "relax-mlir/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::relax {
+#define GEN_PASS_DEF_GRADIENTPASS
+#include "relax-mlir/Transforms/Passes.h.inc"
+} // namespace mlir::relax
+
+using namespace mlir;
+using namespace mlir::relax;
+
+namespace {
+
+/// What the function's body looks like once checked.
+struct BodyShape {
+  DataflowOp dataflow;
+  func::ReturnOp ret;
+};
+
+/// Ops allowed in the function body outside its dataflow block: constants and
+/// the tuple glue that builds or reads the returned value.
+static bool isGlueOp(Operation *op) {
+  return op->hasTrait<OpTrait::ConstantLike>() || isa<TupleOp, TupleGetItemOp>(op);
+}
+
+static FailureOr<BodyShape> checkBody(func::FuncOp func) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("cannot differentiate '@")
+           << func.getSymName() << "': its body has more than one block";
+  BodyShape shape;
+  bool ok = true;
+  for (Operation &op : func.getBody().front()) {
+    if (auto df = dyn_cast<DataflowOp>(op)) {
+      if (shape.dataflow) {
+        op.emitError("a second relax.dataflow block in '@")
+            << func.getSymName()
+            << "': the gradient pass differentiates exactly one dataflow block";
+        ok = false;
+      }
+      shape.dataflow = df;
+    } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      shape.ret = ret;
+    } else if (!isGlueOp(&op)) {
+      op.emitError("binding outside the relax.dataflow block of '@")
+          << func.getSymName()
+          << "': the gradient pass needs every binding in one dataflow block";
+      ok = false;
+    }
+  }
+  if (!ok)
+    return failure();
+  if (!shape.dataflow)
+    return func.emitError("cannot differentiate '@")
+           << func.getSymName() << "': it has no relax.dataflow block";
+  return shape;
+}
+
+/// Moves the glue ops around the dataflow block into it, so that one block holds
+/// every binding; returns the returned value as seen inside the block.
+static Value gatherBindings(BodyShape &shape) {
+  DataflowOp df = shape.dataflow;
+  Block &body = df.getBody().front();
+  OutputOp out = df.getOutput();
+  Block *parent = df->getBlock();
+  for (Operation &op : llvm::make_early_inc_range(*parent)) {
+    if (&op == df.getOperation() || &op == shape.ret.getOperation())
+      continue;
+    if (op.isBeforeInBlock(df))
+      op.moveBefore(&body, body.begin());
+    else
+      op.moveBefore(out);
+  }
+  for (auto [res, yielded] : llvm::zip(df.getResults(), out.getOperands()))
+    res.replaceUsesWithIf(yielded, [&](OpOperand &use) { return df->isAncestor(use.getOwner()); });
+  Value ret = shape.ret.getOperand(0);
+  if (auto res = dyn_cast<OpResult>(ret); res && res.getOwner() == df)
+    ret = out.getOperand(res.getResultNumber());
+  return ret;
+}
+
+struct GradientPass : relax::impl::GradientPassBase<GradientPass> {
+  using Base::Base;
+  void runOnOperation() final;
+
+private:
+  LogicalResult checkOptions(func::FuncOp func, Type &targetType, SmallVector<int64_t> &params);
+  LogicalResult differentiate(func::FuncOp adjoint, Type targetType, ArrayRef<int64_t> params);
+};
+
+LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
+                                         SmallVector<int64_t> &params) {
+  ArrayRef<Type> results = func.getFunctionType().getResults();
+  if (results.size() != 1)
+    return func.emitError("cannot differentiate '@")
+           << func.getSymName() << "': it must return exactly one value, not " << results.size();
+  if (auto tuple = dyn_cast<TupleType>(results[0])) {
+    if (targetIndex < 0 || targetIndex >= static_cast<int64_t>(tuple.size()))
+      return func.emitError("target-index ")
+             << targetIndex << " is out of range: '@" << func.getSymName() << "' returns a tuple of "
+             << tuple.size() << " fields";
+    targetType = tuple.getType(targetIndex);
+    if (isa<TupleType>(targetType))
+      return func.emitError("target-index ")
+             << targetIndex << " points at a tuple " << targetType
+             << "; the target must be a 0-d float tensor";
+  } else {
+    if (targetIndex != 0)
+      return func.emitError("target-index ")
+             << targetIndex << " given, but '@" << func.getSymName()
+             << "' returns a single value; target-index must be 0";
+    targetType = results[0];
+  }
+  auto target = dyn_cast<RankedTensorType>(targetType);
+  if (!target || target.getRank() != 0 || !isa<FloatType>(target.getElementType()))
+    return func.emitError("the target must be a 0-d float tensor (a scalar loss), got ")
+           << targetType;
+
+  int64_t numArgs = func.getNumArguments();
+  if (requireGrads.empty()) {
+    for (int64_t i = 0; i < numArgs; ++i)
+      if (isDifferentiableType(func.getArgument(i).getType()))
+        params.push_back(i);
+    return success();
+  }
+  for (int64_t p : requireGrads) {
+    if (p < 0 || p >= numArgs)
+      return func.emitError("require-grads index ")
+             << p << " is out of range: '@" << func.getSymName() << "' has " << numArgs
+             << " parameters";
+    if (llvm::is_contained(params, p))
+      return func.emitError("require-grads lists parameter ") << p << " twice";
+    Type type = func.getArgument(p).getType();
+    if (!isDifferentiableType(type))
+      return func.emitError("require-grads: parameter ")
+             << p << " has type " << type
+             << "; only float tensors (and tuples of them) have gradients";
+    params.push_back(p);
+  }
+  return success();
+}
+
+LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
+                                          ArrayRef<int64_t> params) {
+  FailureOr<BodyShape> shape = checkBody(adjoint);
+  if (failed(shape))
+    return failure();
+  Value ret = gatherBindings(*shape);
+  DataflowOp df = shape->dataflow;
+  Block &body = df.getBody().front();
+  OutputOp out = df.getOutput();
+  Location loc = shape->ret.getLoc();
+
+  // Values that depend on a required parameter: only they need adjoints.
+  DenseSet<Value> active;
+  for (int64_t p : params)
+    active.insert(adjoint.getArgument(p));
+  SmallVector<Operation *> bindings;
+  for (Operation &op : body.without_terminator()) {
+    bindings.push_back(&op);
+    if (llvm::any_of(op.getOperands(), [&](Value v) { return active.contains(v); }))
+      for (Value r : op.getResults())
+        if (isDifferentiableType(r.getType()))
+          active.insert(r);
+  }
+
+  OpBuilder b(out);
+  DenseMap<Value, Value> adjoints;
+  auto accumulate = [&](Value v, Value g) {
+    auto [it, inserted] = adjoints.try_emplace(v, g);
+    if (!inserted)
+      it->second = addAdjoints(b, loc, it->second, g);
+  };
+
+  // Seed: ones for the target, zeros for the other fields of a tuple result.
+  Value ones = OnesOp::create(b, loc, targetType);
+  if (auto tuple = dyn_cast<TupleType>(ret.getType())) {
+    SmallVector<Value> fields;
+    for (int64_t i = 0, e = tuple.size(); i < e; ++i)
+      fields.push_back(i == targetIndex ? ones : buildZeros(b, loc, tuple.getType(i)));
+    accumulate(ret, TupleOp::create(b, loc, fields));
+  } else {
+    accumulate(ret, ones);
+  }
+
+  bool ok = true;
+  for (Operation *op : llvm::reverse(bindings)) {
+    SmallVector<Value> resultGrads;
+    bool anyGrad = false;
+    for (Value r : op->getResults()) {
+      Value g = adjoints.lookup(r);
+      if (g && isKnownZero(g))
+        g = Value();
+      resultGrads.push_back(g);
+      anyGrad |= static_cast<bool>(g);
+    }
+    SmallVector<bool> needsGrad =
+        llvm::map_to_vector(op->getOperands(), [&](Value v) { return active.contains(v); });
+    if (!anyGrad || !llvm::is_contained(needsGrad, true))
+      continue;
+    if (auto call = dyn_cast<CallOpInterface>(op)) {
+      op->emitError("call on the path to the target: calls are not differentiated "
+                    "(inline the callee first)");
+      ok = false;
+      continue;
+    }
+    auto rule = dyn_cast<GradientOpInterface>(op);
+    if (!rule) {
+      op->emitError("'") << op->getName()
+                         << "' is on the path to the target but has no gradient rule";
+      ok = false;
+      continue;
+    }
+    SmallVector<Value> operandGrads(op->getNumOperands());
+    b.setInsertionPoint(out);
+    if (failed(rule.buildVectorJacobianProduct(b, resultGrads, needsGrad, operandGrads))) {
+      ok = false;
+      continue;
+    }
+    for (auto [operand, g, needed] : llvm::zip(op->getOperands(), operandGrads, needsGrad)) {
+      if (!needed || !g)
+        continue;
+      if (g.getType() != operand.getType()) {
+        op->emitError("internal error: the gradient rule of '")
+            << op->getName() << "' produced " << g.getType() << " for an operand of type "
+            << operand.getType();
+        ok = false;
+        continue;
+      }
+      accumulate(operand, g);
+    }
+  }
+  if (!ok)
+    return failure();
+
+  // Result: (original result, (grad...)), in require-grads order.
+  b.setInsertionPoint(out);
+  SmallVector<Value> grads;
+  for (int64_t p : params) {
+    BlockArgument arg = adjoint.getArgument(p);
+    Value g = adjoints.lookup(arg);
+    grads.push_back(g ? g : buildZeros(b, loc, arg.getType()));
+  }
+  Value gradTuple = TupleOp::create(b, loc, grads);
+  Value result = TupleOp::create(b, loc, ValueRange{ret, gradTuple});
+
+  b.setInsertionPoint(df);
+  auto newDf = DataflowOp::create(b, df.getLoc(), TypeRange{result.getType()});
+  newDf.getBody().takeBody(df.getBody());
+  out.getOperandsMutable().assign(result);
+  shape->ret.getOperandsMutable().assign(newDf.getResult(0));
+  df.erase();
+  adjoint.setFunctionType(
+      FunctionType::get(adjoint.getContext(), adjoint.getArgumentTypes(), {result.getType()}));
+  adjoint.removeResAttrsAttr();
+
+  // Fold tuple accesses and additions of zeros; drop bindings nothing uses.
+  MLIRContext *ctx = adjoint.getContext();
+  RewritePatternSet patterns(ctx);
+  for (RegisteredOperationName name : ctx->getRegisteredOperations())
+    if (name.getDialectNamespace() == RelaxDialect::getDialectNamespace())
+      name.getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsGreedily(adjoint, std::move(patterns),
+                              GreedyRewriteConfig().enableConstantCSE(false));
+  return success();
+}
+
+void GradientPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  auto func = module.lookupSymbol<func::FuncOp>(funcName);
+  if (!func) {
+    module.emitError("gradient: no function named '@") << funcName << "' in the module";
+    return signalPassFailure();
+  }
+  if (func.isExternal()) {
+    func.emitError("cannot differentiate '@") << funcName << "': it has no body";
+    return signalPassFailure();
+  }
+  std::string adjointName = funcName + "_adjoint";
+  // A body-less declaration of the adjoint (so that other functions can call it
+  // before it exists) is replaced; any other symbol of that name is an error.
+  Operation *existing = module.lookupSymbol(adjointName);
+  auto declaration = dyn_cast_or_null<func::FuncOp>(existing);
+  if (existing && !(declaration && declaration.isExternal())) {
+    existing->emitError("cannot create '@")
+        << adjointName << "': the module already has a symbol of that name";
+    return signalPassFailure();
+  }
+  Type targetType;
+  SmallVector<int64_t> params;
+  if (failed(checkOptions(func, targetType, params)))
+    return signalPassFailure();
+
+  // Work on a clone; nothing is left behind if differentiation fails.
+  auto adjoint = cast<func::FuncOp>(func->clone());
+  adjoint.setSymName(adjointName);
+  module.getBody()->getOperations().insertAfter(Block::iterator(func), adjoint);
+  if (failed(differentiate(adjoint, targetType, params))) {
+    adjoint.erase();
+    return signalPassFailure();
+  }
+  if (declaration) {
+    if (declaration.getFunctionType() != adjoint.getFunctionType()) {
+      declaration.emitError("declaration of '@")
+          << adjointName << "' has type " << declaration.getFunctionType()
+          << " but the adjoint has type " << adjoint.getFunctionType();
+      adjoint.erase();
+      return signalPassFailure();
+    }
+    adjoint.setVisibility(declaration.getVisibility());
+    declaration.erase();
+  }
+}
+
+} // namespace

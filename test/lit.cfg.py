@@ -1,0 +1,21 @@
+# lit configuration: FileCheck tests of the relax dialect, its passes and lowerings.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "relax-mlir"
+# lit 23 refuses execute_external=True; the internal shell is enough here.
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.relax_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "python"]
+
+config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
+config.substitutions.append(("%shlibext", ".so"))
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+tools = ["relax-opt", "mlir-runner", "mlir-opt", "FileCheck", "not", "count"]
+llvm_config.add_tool_substitutions(tools, [config.relax_tools_dir, config.llvm_tools_dir])
