@@ -57,6 +57,7 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm) {
   // with unclear ownership, and the deallocation pipeline frees every temporary.
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());

@@ -8,8 +8,8 @@
 #ifndef RELAX_OPS_TD
 #define RELAX_OPS_TD
 
-include "RelaxDialect.td"
-include "RelaxInterfaces.td"
+include "relax-mlir/Dialect/Relax/IR/RelaxDialect.td"
+include "relax-mlir/Dialect/Relax/IR/RelaxInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
