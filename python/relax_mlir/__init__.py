@@ -10,3 +10,10 @@ from . import _build_config
 # the relax library must resolve those to libMLIR's own copies.
 _ctypes.CDLL(_os.path.join(_build_config.LLVM_LIBRARY_DIR, "libMLIR.so.22.1"),
              mode=_ctypes.RTLD_GLOBAL)
+
+from ._compile import Executable, Function, compile  # noqa: E402
+from ._gradient import gradient  # noqa: E402
+from .errors import CompilationError, GradientError, RelaxMLIRError  # noqa: E402
+
+__all__ = ["gradient", "compile", "Executable", "Function", "RelaxMLIRError", "GradientError",
+           "CompilationError"]

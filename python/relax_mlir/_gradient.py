@@ -1,0 +1,71 @@
+"""`relax_mlir.gradient`: the gradient pass from Python."""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence, Union
+
+from . import ir, passmanager
+from ._module import ModuleLike, as_module, clone_module, functions, parameter_names
+from .errors import GradientError, format_mlir_error
+
+
+def gradient(
+    module: ModuleLike,
+    func: str = "main",
+    require_grads: Optional[Sequence[Union[int, str]]] = None,
+    target_index: int = 0,
+) -> ir.Module:
+    """Differentiates `func` and returns a new module that also holds `<func>_adjoint`.
+
+    `<func>_adjoint` takes the parameters of `func` and returns
+    `(original_result, (grad, ...))`, one gradient per required parameter in
+    `require_grads` order. `require_grads` lists parameter indices or names (the
+    `relax.name` argument attributes); when omitted, every float parameter is
+    differentiated. `target_index` picks the field of a tuple result that is
+    the (0-d float) target. The input module is left unchanged.
+
+    Raises `ValueError`/`TypeError` for bad arguments and `GradientError` (with
+    MLIR's diagnostics) when the pass rejects the function.
+    """
+    module = as_module(module)
+    if not isinstance(func, str) or not func.replace("_", "a").isalnum():
+        raise ValueError(f"func must be a function name such as 'main', got {func!r}")
+    if isinstance(target_index, bool) or not isinstance(target_index, int):
+        raise TypeError(f"target_index must be an int, got {type(target_index).__name__}")
+    fns = functions(module)
+    if func not in fns:
+        raise ValueError(
+            f"no function named '{func}' in the module; it has: {', '.join(sorted(fns)) or 'none'}")
+    options = [f"func={func}", f"target-index={target_index}"]
+    if require_grads is not None:
+        indices = _resolve_params(parameter_names(fns[func]), require_grads, func)
+        if indices:
+            options.append("require-grads=" + ",".join(str(i) for i in indices))
+    result = clone_module(module)
+    pipeline = "builtin.module(gradient{" + " ".join(options) + "})"
+    try:
+        passmanager.PassManager.parse(pipeline, context=module.context).run(result.operation)
+    except ir.MLIRError as e:
+        raise GradientError(f"cannot differentiate '{func}'", format_mlir_error(e)) from None
+    return result
+
+
+def _resolve_params(names: list[str], wanted: Sequence[Union[int, str]], func: str) -> list[int]:
+    if isinstance(wanted, (str, int)):
+        wanted = [wanted]
+    indices = []
+    for w in wanted:
+        if isinstance(w, bool) or not isinstance(w, (int, str)):
+            raise TypeError(f"require_grads entries must be parameter indices or names, got {w!r}")
+        if isinstance(w, str):
+            if w not in names:
+                raise ValueError(f"'{func}' has no parameter named '{w}'; its parameters are: "
+                                 f"{', '.join(names)}")
+            w = names.index(w)
+        elif not 0 <= w < len(names):
+            raise ValueError(f"require_grads index {w} is out of range: '{func}' has "
+                             f"{len(names)} parameters")
+        indices.append(w)
+    if not indices:
+        raise ValueError("require_grads is empty; pass None to differentiate every float parameter")
+    return indices

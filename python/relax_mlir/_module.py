@@ -1,0 +1,97 @@
+"""Helpers shared by the API: accepting modules or text, finding functions, types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from . import ir
+from .dialects import func as func_d
+from .errors import RelaxMLIRError, format_mlir_error
+
+ModuleLike = Union[ir.Module, str]
+
+
+def as_module(module: ModuleLike) -> ir.Module:
+    """Parses text into a module (in a fresh context unless one is active)."""
+    if isinstance(module, ir.Module):
+        return module
+    if not isinstance(module, str):
+        raise TypeError(f"expected an ir.Module or MLIR text, got {type(module).__name__}")
+    context = _current_context() or ir.Context()
+    try:
+        return ir.Module.parse(module, context=context)
+    except ir.MLIRError as e:
+        raise RelaxMLIRError("could not parse the MLIR text", format_mlir_error(e)) from None
+
+
+def _current_context() -> "ir.Context | None":
+    try:
+        return ir.Context.current
+    except ValueError:
+        return None
+
+
+def clone_module(module: ir.Module) -> ir.Module:
+    """A deep copy of `module` (with locations) in the same context."""
+    text = module.operation.get_asm(enable_debug_info=True, print_generic_op_form=True)
+    return ir.Module.parse(text, context=module.context)
+
+
+def functions(module: ir.Module) -> dict[str, func_d.FuncOp]:
+    """The module's func.func ops by name."""
+    found = {}
+    for op in module.body.operations:
+        if op.operation.name == "func.func":
+            found[ir.StringAttr(op.attributes["sym_name"]).value] = op
+    return found
+
+
+def parameter_names(fn: func_d.FuncOp) -> list[str]:
+    """Each parameter's `relax.name` argument attribute, or `arg<i>`."""
+    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+    names = [f"arg{i}" for i in range(len(ftype.inputs))]
+    if "arg_attrs" in fn.attributes:
+        for i, attrs in enumerate(ir.ArrayAttr(fn.attributes["arg_attrs"])):
+            attrs = ir.DictAttr(attrs)
+            if "relax.name" in attrs:
+                names[i] = ir.StringAttr(attrs["relax.name"]).value
+    return names
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """A static tensor type: its shape and MLIR element type name."""
+
+    shape: tuple[int, ...]
+    element: str
+
+    def __str__(self) -> str:
+        dims = "x".join(str(d) for d in self.shape)
+        return f"tensor<{dims + 'x' if dims else ''}{self.element}>"
+
+
+@dataclass(frozen=True)
+class TupleSpec:
+    """A tuple type of nested specs."""
+
+    fields: tuple["TypeSpec", ...]
+
+    def __str__(self) -> str:
+        return "tuple<" + ", ".join(str(f) for f in self.fields) + ">"
+
+
+TypeSpec = Union[TensorSpec, TupleSpec]
+
+
+def type_spec(t: ir.Type) -> TypeSpec:
+    """Converts a relax value type (static tensor or tuple) to a spec."""
+    t = t.maybe_downcast()
+    if isinstance(t, ir.TupleType):
+        return TupleSpec(tuple(type_spec(t.get_type(i)) for i in range(t.num_types)))
+    if isinstance(t, ir.RankedTensorType):
+        rt = t
+        if not rt.has_static_shape:
+            raise TypeError(f"type {t} has a dynamic shape; relax tensors are static")
+        return TensorSpec(tuple(rt.shape), str(rt.element_type))
+    raise TypeError(f"type {t} is neither a static tensor nor a tuple")
