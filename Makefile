@@ -42,13 +42,13 @@ demo: build
 	$(PY) -m relax_mlir.demo
 
 test-lit: build
-	$(PY) -m lit -sv $(BUILD)/test
+	$(VENV)/bin/lit -sv $(BUILD)/test
 
 test-python: build
 	$(PY) -m pytest -q test/python
 
 test: build
-	$(PY) -m lit -s $(BUILD)/test
+	$(VENV)/bin/lit -s $(BUILD)/test
 	$(PY) -m pytest -q test/python
 
 clean:

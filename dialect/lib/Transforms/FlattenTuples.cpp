@@ -128,11 +128,8 @@ LogicalResult mlir::relax::flattenTuples(ModuleOp module) {
       flattenSignature(func);
   }
 
-  MLIRContext *ctx = module.getContext();
-  RewritePatternSet patterns(ctx);
-  for (RegisteredOperationName name : ctx->getRegisteredOperations())
-    if (name.getDialectNamespace() == RelaxDialect::getDialectNamespace())
-      name.getCanonicalizationPatterns(patterns, ctx);
+  RewritePatternSet patterns(module.getContext());
+  populateRelaxCanonicalizationPatterns(patterns);
   (void)applyPatternsGreedily(module, std::move(patterns));
 
   WalkResult left = module.walk([](Operation *op) {

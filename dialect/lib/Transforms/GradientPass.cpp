@@ -37,17 +37,18 @@ static bool isGlueOp(Operation *op) {
   return op->hasTrait<OpTrait::ConstantLike>() || isa<TupleOp, TupleGetItemOp>(op);
 }
 
-static FailureOr<BodyShape> checkBody(func::FuncOp func) {
+/// Checks the body of `func`; diagnostics name the function as `name`.
+static FailureOr<BodyShape> checkBody(func::FuncOp func, StringRef name) {
   if (!func.getBody().hasOneBlock())
     return func.emitError("cannot differentiate '@")
-           << func.getSymName() << "': its body has more than one block";
+           << name << "': its body has more than one block";
   BodyShape shape;
   bool ok = true;
   for (Operation &op : func.getBody().front()) {
     if (auto df = dyn_cast<DataflowOp>(op)) {
       if (shape.dataflow) {
         op.emitError("a second relax.dataflow block in '@")
-            << func.getSymName()
+            << name
             << "': the gradient pass differentiates exactly one dataflow block";
         ok = false;
       }
@@ -56,7 +57,7 @@ static FailureOr<BodyShape> checkBody(func::FuncOp func) {
       shape.ret = ret;
     } else if (!isGlueOp(&op)) {
       op.emitError("binding outside the relax.dataflow block of '@")
-          << func.getSymName()
+          << name
           << "': the gradient pass needs every binding in one dataflow block";
       ok = false;
     }
@@ -65,7 +66,7 @@ static FailureOr<BodyShape> checkBody(func::FuncOp func) {
     return failure();
   if (!shape.dataflow)
     return func.emitError("cannot differentiate '@")
-           << func.getSymName() << "': it has no relax.dataflow block";
+           << name << "': it has no relax.dataflow block";
   return shape;
 }
 
@@ -103,6 +104,8 @@ private:
 
 LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
                                          SmallVector<int64_t> &params) {
+  // The option object itself would stream as a character.
+  int64_t targetIndex = this->targetIndex;
   ArrayRef<Type> results = func.getFunctionType().getResults();
   if (results.size() != 1)
     return func.emitError("cannot differentiate '@")
@@ -155,7 +158,7 @@ LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
 
 LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
                                           ArrayRef<int64_t> params) {
-  FailureOr<BodyShape> shape = checkBody(adjoint);
+  FailureOr<BodyShape> shape = checkBody(adjoint, funcName);
   if (failed(shape))
     return failure();
   Value ret = gatherBindings(*shape);
@@ -268,11 +271,8 @@ LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
   adjoint.removeResAttrsAttr();
 
   // Fold tuple accesses and additions of zeros; drop bindings nothing uses.
-  MLIRContext *ctx = adjoint.getContext();
-  RewritePatternSet patterns(ctx);
-  for (RegisteredOperationName name : ctx->getRegisteredOperations())
-    if (name.getDialectNamespace() == RelaxDialect::getDialectNamespace())
-      name.getCanonicalizationPatterns(patterns, ctx);
+  RewritePatternSet patterns(adjoint.getContext());
+  populateRelaxCanonicalizationPatterns(patterns);
   (void)applyPatternsGreedily(adjoint, std::move(patterns),
                               GreedyRewriteConfig().enableConstantCSE(false));
   return success();

@@ -97,6 +97,13 @@ LogicalResult mlir::relax::inferReductionType(std::optional<Location> loc, Type 
   return success();
 }
 
+void mlir::relax::populateRelaxCanonicalizationPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  for (RegisteredOperationName name : ctx->getRegisteredOperations())
+    if (name.getDialectNamespace() == RelaxDialect::getDialectNamespace())
+      name.getCanonicalizationPatterns(patterns, ctx);
+}
+
 //===----------------------------------------------------------------------===//
 // DataflowOp
 //===----------------------------------------------------------------------===//

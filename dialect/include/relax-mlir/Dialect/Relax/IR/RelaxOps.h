@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -22,6 +23,9 @@ LogicalResult inferReductionType(std::optional<Location> loc, Type input,
                                  SmallVectorImpl<Type> &results);
 /// The reduced axes of `input`, non-negative and sorted; assumes a verified op.
 SmallVector<int64_t> normalizeReductionAxes(Type input, std::optional<ArrayRef<int64_t>> axis);
+/// The canonicalization patterns of every relax op (folders apply too when the
+/// greedy driver runs them).
+void populateRelaxCanonicalizationPatterns(RewritePatternSet &patterns);
 /// The numpy broadcast of two shapes, or std::nullopt when incompatible.
 std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b);
 } // namespace mlir::relax

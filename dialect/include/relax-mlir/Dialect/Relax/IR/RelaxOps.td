@@ -204,7 +204,9 @@ class Relax_ReductionOp<string mnemonic, Type type, string what>
         ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
         Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &results) {
       return ::mlir::relax::inferReductionType(loc, adaptor.getX().getType(),
-                                               adaptor.getAxisAttr(), adaptor.getKeepdims(),
+                                               adaptor.getAxisAttr(),
+                                               adaptor.getKeepdimsAttr() &&
+                                                   adaptor.getKeepdimsAttr().getValue(),
                                                results);
     }
   }];

@@ -1,0 +1,62 @@
+// RUN: relax-opt %s -split-input-file -verify-diagnostics --gradient="func=main"
+
+// Errors about the shape of the function body. They name the function being
+// differentiated, '@main' (the trailing ':' keeps '@main_adjoint' from matching).
+
+func.func @main(%x: tensor<3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{binding outside the relax.dataflow block of '@main': the gradient pass needs every binding in one dataflow block}}
+  %e = relax.exp %x : tensor<3xf32>
+  %r = relax.dataflow -> (tensor<f32>) {
+    %1 = relax.sum %e : tensor<3xf32> -> tensor<f32>
+    relax.output %1 : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// -----
+
+// A binding after the dataflow block.
+func.func @main(%x: tensor<3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %1 = relax.sum %x : tensor<3xf32> -> tensor<f32>
+    relax.output %1 : tensor<f32>
+  }
+  // expected-error @+1 {{binding outside the relax.dataflow block of '@main': the gradient pass needs every binding in one dataflow block}}
+  %n = relax.negative %r : tensor<f32>
+  return %n : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{cannot differentiate '@main': it has no relax.dataflow block}}
+func.func @main(%x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
+
+// -----
+
+func.func @main(%x: tensor<3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %1 = relax.sum %x : tensor<3xf32> -> tensor<f32>
+    relax.output %1 : tensor<f32>
+  }
+  // expected-error @+1 {{a second relax.dataflow block in '@main': the gradient pass differentiates exactly one dataflow block}}
+  %r2 = relax.dataflow -> (tensor<f32>) {
+    %1 = relax.sum %x : tensor<3xf32> -> tensor<f32>
+    relax.output %1 : tensor<f32>
+  }
+  return %r2 : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{cannot differentiate '@main': its body has more than one block}}
+func.func @main(%x: tensor<3xf32>) -> tensor<f32> {
+  cf.br ^bb1
+^bb1:
+  %r = relax.dataflow -> (tensor<f32>) {
+    %1 = relax.sum %x : tensor<3xf32> -> tensor<f32>
+    relax.output %1 : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
