@@ -112,21 +112,20 @@ class Executable:
         self._functions = funcs
         self.llvm_module = llvm_module
 
-    def __getitem__(self, name: str) -> Function:
+    def _lookup(self, name: str, error: type) -> Function:
         try:
             return self._functions[name]
         except KeyError:
-            raise KeyError(f"no public function '{name}'; compiled: "
-                           f"{', '.join(sorted(self._functions))}") from None
+            raise error(f"no public function '{name}'; compiled: "
+                        f"{', '.join(sorted(self._functions))}") from None
+
+    def __getitem__(self, name: str) -> Function:
+        return self._lookup(name, KeyError)
 
     def __getattr__(self, name: str) -> Function:
         if name.startswith("_"):
             raise AttributeError(name)
-        try:
-            return self._functions[name]
-        except KeyError:
-            raise AttributeError(f"no public function '{name}'; compiled: "
-                                 f"{', '.join(sorted(self._functions))}") from None
+        return self._lookup(name, AttributeError)
 
     def __contains__(self, name: str) -> bool:
         return name in self._functions

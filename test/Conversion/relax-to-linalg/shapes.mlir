@@ -38,21 +38,21 @@ func.func @permute_dims(%x: tensor<2x3x4xf32>) -> (tensor<3x4x2xf32>, tensor<4x3
 // reshape goes through a 1-D tensor: collapse_shape then expand_shape; 0-d
 // tensors use empty reassociations.
 // CHECK-LABEL: func.func @reshape(
-// CHECK-SAME:    %[[X:.+]]: tensor<2x3x4xf32>, %[[S:.+]]: tensor<f32>)
+// CHECK-SAME:    %[[X:.+]]: tensor<2x3x4xf32>, %[[S:.+]]: tensor<f32>, %[[M:.+]]: tensor<1x1xf32>)
 // CHECK:         [[F:%.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2]] : tensor<2x3x4xf32> into tensor<24xf32>
 // CHECK:         [[R0:%.+]] = tensor.expand_shape [[F]] {{\[}}[0, 1]] output_shape [6, 4] : tensor<24xf32> into tensor<6x4xf32>
 // CHECK:         [[R1:%.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2]] : tensor<2x3x4xf32> into tensor<24xf32>
 // CHECK:         [[S1:%.+]] = tensor.expand_shape %[[S]] [] output_shape [1] : tensor<f32> into tensor<1xf32>
 // CHECK:         [[R2:%.+]] = tensor.expand_shape [[S1]] {{\[}}[0, 1]] output_shape [1, 1] : tensor<1xf32> into tensor<1x1xf32>
-// CHECK:         [[B1:%.+]] = tensor.collapse_shape [[R2]] {{\[}}[0, 1]] : tensor<1x1xf32> into tensor<1xf32>
+// CHECK:         [[B1:%.+]] = tensor.collapse_shape %[[M]] {{\[}}[0, 1]] : tensor<1x1xf32> into tensor<1xf32>
 // CHECK:         [[R3:%.+]] = tensor.collapse_shape [[B1]] [] : tensor<1xf32> into tensor<f32>
 // CHECK:         return [[R0]], [[R1]], [[R2]], [[R3]]
-func.func @reshape(%x: tensor<2x3x4xf32>, %s: tensor<f32>) -> (tensor<6x4xf32>, tensor<24xf32>, tensor<1x1xf32>, tensor<f32>) {
+func.func @reshape(%x: tensor<2x3x4xf32>, %s: tensor<f32>, %m: tensor<1x1xf32>) -> (tensor<6x4xf32>, tensor<24xf32>, tensor<1x1xf32>, tensor<f32>) {
   %r:4 = relax.dataflow -> (tensor<6x4xf32>, tensor<24xf32>, tensor<1x1xf32>, tensor<f32>) {
     %0 = relax.reshape %x : tensor<2x3x4xf32> -> tensor<6x4xf32>
     %1 = relax.reshape %x : tensor<2x3x4xf32> -> tensor<24xf32>
     %2 = relax.reshape %s : tensor<f32> -> tensor<1x1xf32>
-    %3 = relax.reshape %2 : tensor<1x1xf32> -> tensor<f32>
+    %3 = relax.reshape %m : tensor<1x1xf32> -> tensor<f32>
     relax.output %0, %1, %2, %3 : tensor<6x4xf32>, tensor<24xf32>, tensor<1x1xf32>, tensor<f32>
   }
   return %r#0, %r#1, %r#2, %r#3 : tensor<6x4xf32>, tensor<24xf32>, tensor<1x1xf32>, tensor<f32>

@@ -67,12 +67,10 @@ func.func @unused(%x: tensor<3xf32>, %d: tensor<2x2xf32>, %u: tensor<5xf64>) -> 
 // ORDER:         [[SE:%.+]] = relax.sum [[E]] :
 // ORDER:         [[SX:%.+]] = relax.sum %[[X]] :
 // ORDER:         [[L:%.+]] = relax.multiply [[SX]], [[SE]] :
-// ORDER:         [[ONE:%.+]] = relax.ones : tensor<f32>
-// ORDER-DAG:     [[GSX:%.+]] = relax.multiply [[ONE]], [[SE]] :
-// ORDER-DAG:     [[GSE:%.+]] = relax.multiply [[ONE]], [[SX]] :
-// ORDER-DAG:     [[RX:%.+]] = relax.reshape [[GSX]] : tensor<f32> -> tensor<1xf32>
+// ORDER-NOT:     relax.ones
+// ORDER-DAG:     [[RX:%.+]] = relax.reshape [[SE]] : tensor<f32> -> tensor<1xf32>
 // ORDER-DAG:     [[DX:%.+]] = relax.broadcast_to [[RX]] : tensor<1xf32> -> tensor<3xf32>
-// ORDER-DAG:     [[RE:%.+]] = relax.reshape [[GSE]] : tensor<f32> -> tensor<1x1xf32>
+// ORDER-DAG:     [[RE:%.+]] = relax.reshape [[SX]] : tensor<f32> -> tensor<1x1xf32>
 // ORDER-DAG:     [[GE:%.+]] = relax.broadcast_to [[RE]] : tensor<1x1xf32> -> tensor<2x2xf32>
 // ORDER-DAG:     [[DY:%.+]] = relax.multiply [[GE]], [[E]] : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<2x2xf32>
 // ORDER:         [[GT:%.+]] = relax.tuple([[DY]], [[DX]] : tensor<2x2xf32>, tensor<3xf32>)
@@ -84,9 +82,8 @@ func.func @unused(%x: tensor<3xf32>, %d: tensor<2x2xf32>, %u: tensor<5xf64>) -> 
 // SUBSET-SAME:    %[[X:.+]]: tensor<3xf32>, %[[Y:.+]]: tensor<2x2xf32>) -> tuple<tensor<f32>, tuple<tensor<3xf32>>> {
 // SUBSET:         [[E:%.+]] = relax.exp %[[Y]] :
 // SUBSET:         [[SE:%.+]] = relax.sum [[E]] :
-// SUBSET:         [[ONE:%.+]] = relax.ones : tensor<f32>
-// SUBSET-NEXT:    [[GSX:%.+]] = relax.multiply [[ONE]], [[SE]] :
-// SUBSET-NEXT:    [[RX:%.+]] = relax.reshape [[GSX]] : tensor<f32> -> tensor<1xf32>
+// SUBSET:         relax.multiply
+// SUBSET-NEXT:    [[RX:%.+]] = relax.reshape [[SE]] : tensor<f32> -> tensor<1xf32>
 // SUBSET-NEXT:    [[DX:%.+]] = relax.broadcast_to [[RX]] : tensor<1xf32> -> tensor<3xf32>
 // SUBSET-NEXT:    [[GT:%.+]] = relax.tuple([[DX]] : tensor<3xf32>)
 // SUBSET-NOT:     tensor<2x2xf32>

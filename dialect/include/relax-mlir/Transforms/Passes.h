@@ -2,6 +2,7 @@
 #ifndef RELAX_MLIR_TRANSFORMS_PASSES_H
 #define RELAX_MLIR_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"

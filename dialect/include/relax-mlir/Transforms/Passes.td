@@ -74,4 +74,35 @@ def FlattenTuplesPass : Pass<"relax-flatten-tuples", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::relax::RelaxDialect"];
 }
 
+def ConvertToDataflowPass : Pass<"relax-convert-to-dataflow", "::mlir::func::FuncOp"> {
+  let summary = "Gather a function's pure relax bindings into one relax.dataflow";
+  let description = [{
+    For a function without a `relax.dataflow`, moves its relax ops (and the
+    constants they use) into one new `relax.dataflow` placed where the first of
+    them was; values used after the block become its results. An op that
+    depends on a non-relax op (a call, say) stays outside. Functions that
+    already have a dataflow block are left alone.
+
+    ```mlir
+    func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
+      %0 = relax.exp %x : tensor<3xf32>
+      %1 = relax.sum %0 : tensor<3xf32> -> tensor<f32>
+      return %1 : tensor<f32>
+    }
+    ```
+    ==>
+    ```mlir
+    func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
+      %r = relax.dataflow -> (tensor<f32>) {
+        %0 = relax.exp %x : tensor<3xf32>
+        %1 = relax.sum %0 : tensor<3xf32> -> tensor<f32>
+        relax.output %1 : tensor<f32>
+      }
+      return %r : tensor<f32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::relax::RelaxDialect"];
+}
+
 #endif // RELAX_TRANSFORMS_PASSES_TD

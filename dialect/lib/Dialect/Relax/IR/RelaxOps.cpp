@@ -4,6 +4,7 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
@@ -180,6 +181,35 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   return success();
 }
 
+/// True when `v` is statically all ones (relax.ones or a splat-one constant).
+static bool isKnownOne(Value v) {
+  if (v.getDefiningOp<OnesOp>())
+    return true;
+  DenseElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return false;
+  Attribute splat = attr.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(splat))
+    return f.getValue().isExactlyValue(1.0);
+  if (auto i = dyn_cast<IntegerAttr>(splat))
+    return i.getValue().isOne();
+  return false;
+}
+
+OpFoldResult SubtractOp::fold(FoldAdaptor) {
+  if (isKnownZero(getRhs()) && getLhs().getType() == getType())
+    return getLhs();
+  return {};
+}
+
+OpFoldResult MultiplyOp::fold(FoldAdaptor) {
+  if (isKnownOne(getLhs()) && getRhs().getType() == getType())
+    return getRhs();
+  if (isKnownOne(getRhs()) && getLhs().getType() == getType())
+    return getLhs();
+  return {};
+}
+
 //===----------------------------------------------------------------------===//
 // Matmul
 //===----------------------------------------------------------------------===//
@@ -256,6 +286,41 @@ LogicalResult PermuteDimsOp::inferReturnTypes(MLIRContext *, std::optional<Locat
       llvm::map_to_vector(perm, [&](int64_t a) { return type.getDimSize(a); });
   results.push_back(RankedTensorType::get(shape, type.getElementType()));
   return success();
+}
+
+OpFoldResult PermuteDimsOp::fold(FoldAdaptor) {
+  SmallVector<int64_t> perm = getPermutation();
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return getX();
+  // permute_dims(permute_dims(x, p), q) is x when the two permutations cancel.
+  if (auto inner = getX().getDefiningOp<PermuteDimsOp>()) {
+    SmallVector<int64_t> innerPerm = inner.getPermutation();
+    bool identity = true;
+    for (auto [i, p] : llvm::enumerate(perm))
+      identity &= innerPerm[p] == static_cast<int64_t>(i);
+    if (identity)
+      return inner.getX();
+  }
+  return {};
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getX().getType() == getType())
+    return getX();
+  // reshape(reshape(y)) reads y directly.
+  if (auto inner = getX().getDefiningOp<ReshapeOp>()) {
+    getXMutable().assign(inner.getX());
+    return getResult();
+  }
+  return {};
+}
+
+OpFoldResult BroadcastToOp::fold(FoldAdaptor) {
+  return getX().getType() == getType() ? getX() : OpFoldResult();
+}
+
+OpFoldResult CollapseSumToOp::fold(FoldAdaptor) {
+  return getX().getType() == getType() ? getX() : OpFoldResult();
 }
 
 static LogicalResult verifySameElementType(Operation *op, RankedTensorType in,

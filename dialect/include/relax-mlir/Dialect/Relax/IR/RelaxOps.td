@@ -132,8 +132,8 @@ class Relax_BroadcastBinaryOp<string mnemonic, string formula>
 }
 
 def Relax_AddOp : Relax_BroadcastBinaryOp<"add", "a + b"> { let hasFolder = 1; }
-def Relax_SubtractOp : Relax_BroadcastBinaryOp<"subtract", "a - b">;
-def Relax_MultiplyOp : Relax_BroadcastBinaryOp<"multiply", "a * b">;
+def Relax_SubtractOp : Relax_BroadcastBinaryOp<"subtract", "a - b"> { let hasFolder = 1; }
+def Relax_MultiplyOp : Relax_BroadcastBinaryOp<"multiply", "a * b"> { let hasFolder = 1; }
 def Relax_DivideOp : Relax_BroadcastBinaryOp<"divide", "a / b">;
 
 class Relax_CompareOp<string mnemonic, string formula>
@@ -254,6 +254,7 @@ def Relax_PermuteDimsOp : Relax_Op<"permute_dims", [Pure, InferTypeOpAdaptor,
   let arguments = (ins Relax_Tensor:$x, OptionalAttr<DenseI64ArrayAttr>:$axes);
   let results = (outs Relax_Tensor:$result);
   let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasFolder = 1;
   let extraClassDeclaration = [{
     /// The permutation, non-negative (the reversal when `axes` is absent).
     ::llvm::SmallVector<int64_t> getPermutation();
@@ -267,6 +268,7 @@ class Relax_ShapeOp<string mnemonic, string what, string example>
   let results = (outs Relax_Tensor:$result);
   let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
   let description = what # ".\n\n```mlir\n" # example # "\n```";
 }
 
