@@ -43,8 +43,9 @@ struct PrepareEntryPointsPass
 void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
   pm.addPass(createConvertRelaxToLinalgPass());
+  // No CSE here: it would merge the recomputed (checkpointed) bindings of an
+  // adjoint with the forward ones and undo the memory saving.
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(std::make_unique<PrepareEntryPointsPass>());
 

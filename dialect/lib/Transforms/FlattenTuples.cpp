@@ -102,6 +102,13 @@ static void flattenSignature(func::FuncOp func) {
 }
 
 LogicalResult mlir::relax::flattenTuples(ModuleOp module) {
+  // Checkpoint markers only matter to the gradient pass.
+  module.walk([](Operation *op) {
+    if (isa<StartCheckpointOp, EndCheckpointOp>(op)) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
+    }
+  });
   SmallVector<DataflowOp> dataflows;
   module.walk([&](DataflowOp df) { dataflows.push_back(df); });
   for (DataflowOp df : llvm::reverse(dataflows))

@@ -13,6 +13,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::relax {
@@ -91,6 +93,111 @@ static Value gatherBindings(BodyShape &shape) {
   if (auto res = dyn_cast<OpResult>(ret); res && res.getOwner() == df)
     ret = out.getOperand(res.getResultNumber());
   return ret;
+}
+
+/// Checkpointed segments (Chen et al. 2016). Bindings computed from a
+/// `relax.start_checkpoint` value, up to the `relax.end_checkpoint` values, are
+/// not kept for the backward pass: the first time a gradient rule of a segment
+/// runs, the whole segment is recomputed at that point from the kept values,
+/// and the rules of its bindings read the recomputed copies.
+class CheckpointPlan {
+public:
+  explicit CheckpointPlan(ArrayRef<Operation *> bindings) {
+    DenseMap<Operation *, unsigned> segmentOf;
+    for (Operation *op : bindings) {
+      if (isa<EndCheckpointOp>(op))
+        continue;
+      bool start = isa<StartCheckpointOp>(op);
+      // A start marker opens a segment unless its operand is already inside one.
+      SmallVector<unsigned> joined;
+      for (Value v : op->getOperands()) {
+        auto it = segmentOf.find(v.getDefiningOp());
+        if (it != segmentOf.end())
+          joined.push_back(find(it->second));
+      }
+      if (start && joined.empty())
+        continue;
+      if (!start && joined.empty() &&
+          !llvm::any_of(op->getOperands(), [](Value v) { return v.getDefiningOp<StartCheckpointOp>(); }))
+        continue;
+      unsigned seg = joined.empty() ? makeSegment() : joined.front();
+      for (unsigned other : joined)
+        parent[find(other)] = find(seg);
+      segmentOf[op] = seg;
+    }
+    for (Operation *op : bindings) {
+      auto it = segmentOf.find(op);
+      if (it != segmentOf.end())
+        segments[find(it->second)].push_back(op);
+    }
+    for (auto &[seg, ops] : segments)
+      for (Operation *op : ops)
+        segmentOfOp[op] = seg;
+  }
+
+  /// The op whose operands and results the rule of `op` must read: `op`, or its
+  /// recomputed copy (built at `b`'s insertion point on first need).
+  Operation *forRule(OpBuilder &b, Operation *op) {
+    auto it = segmentOfOp.find(op);
+    if (it == segmentOfOp.end() || isa<StartCheckpointOp>(op))
+      return op;
+    materialize(b, it->second);
+    return copies.lookup(op);
+  }
+
+private:
+  unsigned makeSegment() {
+    parent.push_back(parent.size());
+    return parent.size() - 1;
+  }
+  unsigned find(unsigned s) {
+    while (parent[s] != s)
+      s = parent[s] = parent[parent[s]];
+    return s;
+  }
+
+  /// The value a recomputed binding reads in place of `v`.
+  Value recomputed(OpBuilder &b, Value v) {
+    if (auto start = v.getDefiningOp<StartCheckpointOp>())
+      return recomputed(b, start.getX());
+    Operation *def = v.getDefiningOp();
+    auto it = def ? segmentOfOp.find(def) : segmentOfOp.end();
+    if (it == segmentOfOp.end())
+      return v;
+    materialize(b, it->second);
+    return copies.lookup(def)->getResult(cast<OpResult>(v).getResultNumber());
+  }
+
+  void materialize(OpBuilder &b, unsigned seg) {
+    if (!materialized.insert(seg).second)
+      return;
+    for (Operation *op : segments[seg]) {
+      if (isa<StartCheckpointOp>(op))
+        continue;
+      IRMapping mapping;
+      for (Value v : op->getOperands())
+        mapping.map(v, recomputed(b, v));
+      Operation *copy = b.clone(*op, mapping);
+      copy->setAttr("relax.recomputed", b.getUnitAttr());
+      copies[op] = copy;
+    }
+  }
+
+  SmallVector<unsigned> parent;
+  llvm::MapVector<unsigned, SmallVector<Operation *>> segments;
+  DenseMap<Operation *, unsigned> segmentOfOp;
+  DenseMap<Operation *, Operation *> copies;
+  DenseSet<unsigned> materialized;
+};
+
+/// Replaces checkpoint markers by their operands.
+static void removeCheckpointMarkers(Block &body) {
+  for (Operation &op : llvm::make_early_inc_range(body)) {
+    if (isa<StartCheckpointOp, EndCheckpointOp>(op)) {
+      op.getResult(0).replaceAllUsesWith(op.getOperand(0));
+      op.erase();
+    }
+  }
 }
 
 struct GradientPass : relax::impl::GradientPassBase<GradientPass> {
@@ -199,6 +306,7 @@ LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
     accumulate(ret, ones);
   }
 
+  CheckpointPlan checkpoints(bindings);
   bool ok = true;
   for (Operation *op : llvm::reverse(bindings)) {
     SmallVector<Value> resultGrads;
@@ -229,6 +337,7 @@ LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
     }
     SmallVector<Value> operandGrads(op->getNumOperands());
     b.setInsertionPoint(out);
+    rule = cast<GradientOpInterface>(checkpoints.forRule(b, op));
     if (failed(rule.buildVectorJacobianProduct(b, resultGrads, needsGrad, operandGrads))) {
       ok = false;
       continue;
@@ -266,6 +375,7 @@ LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
   out.getOperandsMutable().assign(result);
   shape->ret.getOperandsMutable().assign(newDf.getResult(0));
   df.erase();
+  removeCheckpointMarkers(newDf.getBody().front());
   adjoint.setFunctionType(
       FunctionType::get(adjoint.getContext(), adjoint.getArgumentTypes(), {result.getType()}));
   adjoint.removeResAttrsAttr();

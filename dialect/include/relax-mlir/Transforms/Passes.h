@@ -15,6 +15,9 @@ namespace mlir::relax {
 /// accesses in `module` (the body of `relax-flatten-tuples`).
 LogicalResult flattenTuples(ModuleOp module);
 
+/// The static peak of live tensor bytes of `func` (see relax-memory-report).
+int64_t staticPeakLiveBytes(func::FuncOp func);
+
 #define GEN_PASS_REGISTRATION
 #include "relax-mlir/Transforms/Passes.h.inc"
 } // namespace mlir::relax

@@ -132,6 +132,20 @@ LogicalResult TupleGetItemOp::buildVectorJacobianProduct(OpBuilder &b, ValueRang
   return success();
 }
 
+LogicalResult StartCheckpointOp::buildVectorJacobianProduct(OpBuilder &, ValueRange resultGrads,
+                                                           ArrayRef<bool>,
+                                                           MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = resultGrads[0];
+  return success();
+}
+
+LogicalResult EndCheckpointOp::buildVectorJacobianProduct(OpBuilder &, ValueRange resultGrads,
+                                                         ArrayRef<bool>,
+                                                         MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = resultGrads[0];
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise unary
 //===----------------------------------------------------------------------===//

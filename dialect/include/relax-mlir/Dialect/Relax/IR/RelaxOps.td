@@ -86,6 +86,28 @@ def Relax_TupleGetItemOp : Relax_Op<"tuple_get_item", [Pure, InferTypeOpAdaptor,
 }
 
 //===----------------------------------------------------------------------===//
+// Checkpoint markers (Chen et al. 2016, "Training deep nets with sublinear
+// memory cost")
+//===----------------------------------------------------------------------===//
+
+class Relax_CheckpointMarkerOp<string mnemonic, string role>
+    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable]> {
+  let summary = "Identity marking the " # role # " of a checkpointed segment";
+  let description = "Returns its operand. Bindings computed from a "
+    "`relax.start_checkpoint` value, up to the `relax.end_checkpoint` values, form a "
+    "segment: the gradient pass keeps only the segment's inputs for the backward "
+    "pass and recomputes the segment (as `..._cp` bindings) right where the "
+    "backward pass first needs it. The markers do not appear in the adjoint.\n\n"
+    "```mlir\n%s = relax." # mnemonic # " %x : tensor<8x16xf32>\n```";
+  let arguments = (ins Relax_Value:$x);
+  let results = (outs Relax_Value:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+}
+
+def Relax_StartCheckpointOp : Relax_CheckpointMarkerOp<"start_checkpoint", "input">;
+def Relax_EndCheckpointOp : Relax_CheckpointMarkerOp<"end_checkpoint", "output">;
+
+//===----------------------------------------------------------------------===//
 // Elementwise unary ops (result type = operand type)
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,34 @@
+"""`relax_mlir.memory_report`: the static peak of live tensor bytes per function."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import ir, passmanager
+from ._module import ModuleLike, as_module, clone_module, functions
+from .errors import RelaxMLIRError, format_mlir_error
+
+
+def memory_report(module: ModuleLike, func: Optional[str] = None) -> dict[str, int]:
+    """Peak bytes of tensors live at once in each function (or just `func`).
+
+    Counted in program order from each tensor's definition to its last use;
+    parameters (owned by the caller) are not counted, and tuples and checkpoint
+    markers alias what they hold. Runs `relax-memory-report` on a copy.
+    """
+    module = as_module(module)
+    if func is not None and func not in functions(module):
+        raise ValueError(f"no function named '{func}' in the module; it has: "
+                         f"{', '.join(sorted(functions(module)))}")
+    copy = clone_module(module)
+    options = f"{{func={func}}}" if func else ""
+    try:
+        passmanager.PassManager.parse(f"builtin.module(relax-memory-report{options})",
+                                      context=module.context).run(copy.operation)
+    except ir.MLIRError as e:
+        raise RelaxMLIRError("memory report failed", format_mlir_error(e)) from None
+    report = {}
+    for name, fn in functions(copy).items():
+        if "relax.peak_live_bytes" in fn.attributes:
+            report[name] = ir.IntegerAttr(fn.attributes["relax.peak_live_bytes"]).value
+    return report
