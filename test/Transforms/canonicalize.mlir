@@ -64,3 +64,31 @@ func.func @no_cancel(%x: tensor<2x3x4xf32>) -> tensor<2x4x3xf32> {
   %tt = relax.permute_dims %t {axes = array<i64: 2, 1, 0>} : tensor<3x4x2xf32> -> tensor<2x4x3xf32>
   return %tt : tensor<2x4x3xf32>
 }
+
+// -----
+
+// The transpose of a matmul with a transposed operand is a matmul of the
+// original operands, with no transpose left on that side.
+// CHECK-LABEL: func.func @transpose_of_matmul(
+// CHECK-SAME:    %[[A:.+]]: tensor<4x3xf32>, %[[W:.+]]: tensor<5x3xf32>
+// CHECK:         [[AT:%.+]] = relax.permute_dims %[[A]] : tensor<4x3xf32> -> tensor<3x4xf32>
+// CHECK-NEXT:    [[M:%.+]] = relax.matmul %[[W]], [[AT]] : tensor<5x3xf32>, tensor<3x4xf32> -> tensor<5x4xf32>
+// CHECK-NEXT:    return [[M]]
+func.func @transpose_of_matmul(%a: tensor<4x3xf32>, %w: tensor<5x3xf32>) -> tensor<5x4xf32> {
+  %wt = relax.permute_dims %w : tensor<5x3xf32> -> tensor<3x5xf32>
+  %m = relax.matmul %a, %wt : tensor<4x3xf32>, tensor<3x5xf32> -> tensor<4x5xf32>
+  %t = relax.permute_dims %m : tensor<4x5xf32> -> tensor<5x4xf32>
+  return %t : tensor<5x4xf32>
+}
+
+// -----
+
+// Without a transposed operand the transpose stays on the result.
+// CHECK-LABEL: func.func @transpose_of_plain_matmul(
+// CHECK:         relax.matmul
+// CHECK-NEXT:    relax.permute_dims
+func.func @transpose_of_plain_matmul(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>) -> tensor<5x4xf32> {
+  %m = relax.matmul %a, %b : tensor<4x3xf32>, tensor<3x5xf32> -> tensor<4x5xf32>
+  %t = relax.permute_dims %m : tensor<4x5xf32> -> tensor<5x4xf32>
+  return %t : tensor<5x4xf32>
+}

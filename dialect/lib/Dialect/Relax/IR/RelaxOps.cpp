@@ -304,6 +304,60 @@ OpFoldResult PermuteDimsOp::fold(FoldAdaptor) {
   return {};
 }
 
+/// True when `op` swaps the two innermost axes and keeps the others.
+static bool swapsLastTwo(PermuteDimsOp op) {
+  SmallVector<int64_t> perm = op.getPermutation();
+  int64_t rank = perm.size();
+  if (rank < 2)
+    return false;
+  for (int64_t i = 0; i < rank - 2; ++i)
+    if (perm[i] != i)
+      return false;
+  return perm[rank - 2] == rank - 1 && perm[rank - 1] == rank - 2;
+}
+
+static Value swapLastTwo(PatternRewriter &rewriter, Location loc, Value v) {
+  int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
+  if (rank == 2) // the default permutation reverses the axes
+    return rewriter.createOrFold<PermuteDimsOp>(loc, v, DenseI64ArrayAttr());
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  return rewriter.createOrFold<PermuteDimsOp>(loc, v, rewriter.getDenseI64ArrayAttr(perm));
+}
+
+namespace {
+/// (a b)^T = b^T a^T, applied when an operand is itself a transpose so that the
+/// transposes cancel: permute_dims(matmul(a, permute_dims(c))) becomes
+/// matmul(c, permute_dims(a)).
+struct TransposeOfMatmul : OpRewritePattern<PermuteDimsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PermuteDimsOp op, PatternRewriter &rewriter) const override {
+    auto matmul = op.getX().getDefiningOp<MatmulOp>();
+    if (!matmul || !swapsLastTwo(op))
+      return failure();
+    Value a = matmul.getLhs(), b = matmul.getRhs();
+    if (cast<RankedTensorType>(a.getType()).getRank() < 2 ||
+        cast<RankedTensorType>(b.getType()).getRank() < 2)
+      return failure();
+    auto isTranspose = [](Value v) {
+      auto t = v.getDefiningOp<PermuteDimsOp>();
+      return t && swapsLastTwo(t);
+    };
+    if (!isTranspose(a) && !isTranspose(b))
+      return failure();
+    Location loc = op.getLoc();
+    rewriter.replaceOpWithNewOp<MatmulOp>(op, swapLastTwo(rewriter, loc, b),
+                                          swapLastTwo(rewriter, loc, a));
+    return success();
+  }
+};
+} // namespace
+
+void PermuteDimsOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                                MLIRContext *context) {
+  patterns.add<TransposeOfMatmul>(context);
+}
+
 OpFoldResult ReshapeOp::fold(FoldAdaptor) {
   if (getX().getType() == getType())
     return getX();

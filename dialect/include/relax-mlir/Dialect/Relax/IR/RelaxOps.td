@@ -277,6 +277,7 @@ def Relax_PermuteDimsOp : Relax_Op<"permute_dims", [Pure, InferTypeOpAdaptor,
   let results = (outs Relax_Tensor:$result);
   let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     /// The permutation, non-negative (the reversal when `axes` is absent).
     ::llvm::SmallVector<int64_t> getPermutation();
