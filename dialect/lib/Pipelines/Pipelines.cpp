@@ -10,7 +10,9 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -23,12 +25,38 @@ namespace {
 /// never written) and they get a C interface (`_mlir_ciface_<name>`).
 struct PrepareEntryPointsPass
     : PassWrapper<PrepareEntryPointsPass, OperationPass<ModuleOp>> {
+  /// A tensor returned in two result positions (a gradient may fold to a value
+  /// the function already returns) gets a copy for each repeat, so that every
+  /// result has a buffer of its own (buffer-results-to-out-params needs that).
+  static void returnDistinctTensors(func::FuncOp func) {
+    func.walk([](func::ReturnOp ret) {
+      OpBuilder b(ret);
+      llvm::SmallPtrSet<Value, 8> seen;
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value v = operand.get();
+        auto type = dyn_cast<RankedTensorType>(v.getType());
+        if (!type || seen.insert(v).second)
+          continue;
+        Value init = tensor::EmptyOp::create(b, ret.getLoc(), type.getShape(),
+                                             type.getElementType());
+        operand.set(linalg::CopyOp::create(b, ret.getLoc(), v, init).getResult(0));
+      }
+    });
+  }
+
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrepareEntryPointsPass)
   StringRef getArgument() const final { return "relax-prepare-entry-points"; }
+  void getDependentDialects(DialectRegistry &registry) const final {
+    registry.insert<linalg::LinalgDialect, tensor::TensorDialect,
+                    bufferization::BufferizationDialect, LLVM::LLVMDialect>();
+  }
   void runOnOperation() final {
     OpBuilder b(&getContext());
     for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal() || !func.isPublic())
+      if (func.isExternal())
+        continue;
+      returnDistinctTensors(func);
+      if (!func.isPublic())
         continue;
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)

@@ -33,6 +33,14 @@ struct BodyShape {
   func::ReturnOp ret;
 };
 
+/// Float tensors, and tuples holding one somewhere (their integer fields get
+/// zero adjoints): the values through which gradients flow.
+static bool carriesGradient(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::any_of(tuple.getTypes(), carriesGradient);
+  return isDifferentiableType(type);
+}
+
 /// Ops allowed in the function body outside its dataflow block: constants and
 /// the tuple glue that builds or reads the returned value.
 static bool isGlueOp(Operation *op) {
@@ -103,23 +111,34 @@ static Value gatherBindings(BodyShape &shape) {
 class CheckpointPlan {
 public:
   explicit CheckpointPlan(ArrayRef<Operation *> bindings) {
+    // Nesting depth of each value: start markers open a level, end markers
+    // close one. A binding at depth > 0 belongs to a segment; the start of the
+    // outermost level (its input) and the end back to depth 0 (its output) are
+    // kept. An inner pair of markers stays inside the outer segment.
+    DenseMap<Value, int64_t> depth;
     DenseMap<Operation *, unsigned> segmentOf;
     for (Operation *op : bindings) {
-      if (isa<EndCheckpointOp>(op))
+      int64_t in = 0;
+      for (Value v : op->getOperands())
+        in = std::max(in, depth.lookup(v));
+      int64_t outDepth = in;
+      bool inSegment = in > 0;
+      if (isa<StartCheckpointOp>(op)) {
+        outDepth = in + 1;
+      } else if (isa<EndCheckpointOp>(op)) {
+        outDepth = std::max<int64_t>(in - 1, 0);
+        inSegment = outDepth > 0;
+      }
+      for (Value r : op->getResults())
+        depth[r] = outDepth;
+      if (!inSegment)
         continue;
-      bool start = isa<StartCheckpointOp>(op);
-      // A start marker opens a segment unless its operand is already inside one.
       SmallVector<unsigned> joined;
       for (Value v : op->getOperands()) {
         auto it = segmentOf.find(v.getDefiningOp());
         if (it != segmentOf.end())
           joined.push_back(find(it->second));
       }
-      if (start && joined.empty())
-        continue;
-      if (!start && joined.empty() &&
-          !llvm::any_of(op->getOperands(), [](Value v) { return v.getDefiningOp<StartCheckpointOp>(); }))
-        continue;
       unsigned seg = joined.empty() ? makeSegment() : joined.front();
       for (unsigned other : joined)
         parent[find(other)] = find(seg);
@@ -139,7 +158,7 @@ public:
   /// recomputed copy (built at `b`'s insertion point on first need).
   Operation *forRule(OpBuilder &b, Operation *op) {
     auto it = segmentOfOp.find(op);
-    if (it == segmentOfOp.end() || isa<StartCheckpointOp>(op))
+    if (it == segmentOfOp.end() || isa<StartCheckpointOp, EndCheckpointOp>(op))
       return op;
     materialize(b, it->second);
     return copies.lookup(op);
@@ -158,10 +177,13 @@ private:
 
   /// The value a recomputed binding reads in place of `v`.
   Value recomputed(OpBuilder &b, Value v) {
-    if (auto start = v.getDefiningOp<StartCheckpointOp>())
-      return recomputed(b, start.getX());
     Operation *def = v.getDefiningOp();
     auto it = def ? segmentOfOp.find(def) : segmentOfOp.end();
+    // A segment input reads the kept value; a marker inside a segment is an
+    // identity on the recomputed value.
+    if (isa_and_nonnull<StartCheckpointOp>(def) ||
+        (it != segmentOfOp.end() && isa<EndCheckpointOp>(def)))
+      return recomputed(b, def->getOperand(0));
     if (it == segmentOfOp.end())
       return v;
     materialize(b, it->second);
@@ -172,7 +194,7 @@ private:
     if (!materialized.insert(seg).second)
       return;
     for (Operation *op : segments[seg]) {
-      if (isa<StartCheckpointOp>(op))
+      if (isa<StartCheckpointOp, EndCheckpointOp>(op))
         continue;
       IRMapping mapping;
       for (Value v : op->getOperands())
@@ -283,7 +305,7 @@ LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
     bindings.push_back(&op);
     if (llvm::any_of(op.getOperands(), [&](Value v) { return active.contains(v); }))
       for (Value r : op.getResults())
-        if (isDifferentiableType(r.getType()))
+        if (carriesGradient(r.getType()))
           active.insert(r);
   }
 
