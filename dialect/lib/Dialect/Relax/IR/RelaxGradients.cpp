@@ -35,20 +35,30 @@ Value mlir::relax::buildZeros(OpBuilder &b, Location loc, Type type) {
   return ZerosOp::create(b, loc, type);
 }
 
-bool mlir::relax::isKnownZero(Value v) {
-  if (v.getDefiningOp<ZerosOp>())
-    return true;
-  if (auto tuple = v.getDefiningOp<TupleOp>())
-    return llvm::all_of(tuple.getFields(), isKnownZero);
+/// True when `v` is a splat constant equal to `value`.
+static bool isSplatConstant(Value v, int64_t value) {
   DenseElementsAttr attr;
   if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
     return false;
   Attribute splat = attr.getSplatValue<Attribute>();
   if (auto f = dyn_cast<FloatAttr>(splat))
-    return f.getValue().isZero();
+    return f.getValue().isExactlyValue(static_cast<double>(value));
   if (auto i = dyn_cast<IntegerAttr>(splat))
-    return i.getValue().isZero();
+    return i.getValue().getSExtValue() == value ||
+           (i.getType().isInteger(1) && i.getValue().getZExtValue() == uint64_t(value));
   return false;
+}
+
+bool mlir::relax::isKnownZero(Value v) {
+  if (v.getDefiningOp<ZerosOp>())
+    return true;
+  if (auto tuple = v.getDefiningOp<TupleOp>())
+    return llvm::all_of(tuple.getFields(), isKnownZero);
+  return isSplatConstant(v, 0);
+}
+
+bool mlir::relax::isKnownOne(Value v) {
+  return v.getDefiningOp<OnesOp>() || isSplatConstant(v, 1);
 }
 
 Value mlir::relax::addAdjoints(OpBuilder &b, Location loc, Value x, Value y) {

@@ -156,12 +156,19 @@ OpFoldResult TupleGetItemOp::fold(FoldAdaptor) {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-OpFoldResult AddOp::fold(FoldAdaptor) {
-  if (isKnownZero(getLhs()) && getRhs().getType() == getType())
-    return getRhs();
-  if (isKnownZero(getRhs()) && getLhs().getType() == getType())
-    return getLhs();
+/// For `x op identity` (either order): the other operand, when it already has
+/// the result type (a broadcasting identity must stay).
+static OpFoldResult foldIdentityOperand(Value lhs, Value rhs, Type result,
+                                        bool (*isIdentity)(Value)) {
+  if (isIdentity(lhs) && rhs.getType() == result)
+    return rhs;
+  if (isIdentity(rhs) && lhs.getType() == result)
+    return lhs;
   return {};
+}
+
+OpFoldResult AddOp::fold(FoldAdaptor) {
+  return foldIdentityOperand(getLhs(), getRhs(), getType(), isKnownZero);
 }
 
 LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
@@ -181,21 +188,6 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   return success();
 }
 
-/// True when `v` is statically all ones (relax.ones or a splat-one constant).
-static bool isKnownOne(Value v) {
-  if (v.getDefiningOp<OnesOp>())
-    return true;
-  DenseElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
-    return false;
-  Attribute splat = attr.getSplatValue<Attribute>();
-  if (auto f = dyn_cast<FloatAttr>(splat))
-    return f.getValue().isExactlyValue(1.0);
-  if (auto i = dyn_cast<IntegerAttr>(splat))
-    return i.getValue().isOne();
-  return false;
-}
-
 OpFoldResult SubtractOp::fold(FoldAdaptor) {
   if (isKnownZero(getRhs()) && getLhs().getType() == getType())
     return getLhs();
@@ -203,11 +195,7 @@ OpFoldResult SubtractOp::fold(FoldAdaptor) {
 }
 
 OpFoldResult MultiplyOp::fold(FoldAdaptor) {
-  if (isKnownOne(getLhs()) && getRhs().getType() == getType())
-    return getRhs();
-  if (isKnownOne(getRhs()) && getLhs().getType() == getType())
-    return getLhs();
-  return {};
+  return foldIdentityOperand(getLhs(), getRhs(), getType(), isKnownOne);
 }
 
 //===----------------------------------------------------------------------===//

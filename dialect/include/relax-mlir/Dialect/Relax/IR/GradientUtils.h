@@ -18,6 +18,8 @@ Value buildZeros(OpBuilder &b, Location loc, Type type);
 /// True when `v` is statically all zeros (relax.zeros, a zero splat constant,
 /// or a tuple of such values).
 bool isKnownZero(Value v);
+/// True when `v` is statically all ones (relax.ones or a splat-one constant).
+bool isKnownOne(Value v);
 /// `x + y` for two adjoints of one type (fieldwise for tuples).
 Value addAdjoints(OpBuilder &b, Location loc, Value x, Value y);
 /// Sums `grad` down to `type` (the reverse of numpy broadcasting); `grad` itself
