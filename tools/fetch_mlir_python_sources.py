@@ -55,7 +55,8 @@ def main() -> None:
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     dest = Path(sys.argv[1]).resolve()
-    if (dest / STAMP).read_text().strip() == SHA256 if (dest / STAMP).exists() else False:
+    stamp = dest / STAMP
+    if stamp.exists() and stamp.read_text().strip() == SHA256:
         return
     with tempfile.TemporaryDirectory() as td:
         tmp = Path(td)
