@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional, Sequence, Union
 
 from . import ir, passmanager
-from ._module import ModuleLike, as_module, clone_module, functions, parameter_names
+from ._module import ModuleLike, as_module, clone_module, parameter_names, require_function
 from .errors import GradientError, format_mlir_error
 
 
@@ -32,13 +32,10 @@ def gradient(
         raise ValueError(f"func must be a function name such as 'main', got {func!r}")
     if isinstance(target_index, bool) or not isinstance(target_index, int):
         raise TypeError(f"target_index must be an int, got {type(target_index).__name__}")
-    fns = functions(module)
-    if func not in fns:
-        raise ValueError(
-            f"no function named '{func}' in the module; it has: {', '.join(sorted(fns)) or 'none'}")
+    fn = require_function(module, func)
     options = [f"func={func}", f"target-index={target_index}"]
     if require_grads is not None:
-        indices = _resolve_params(parameter_names(fns[func]), require_grads, func)
+        indices = _resolve_params(parameter_names(fn), require_grads, func)
         if indices:
             options.append("require-grads=" + ",".join(str(i) for i in indices))
     result = clone_module(module)

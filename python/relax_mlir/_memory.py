@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import ir, passmanager
-from ._module import ModuleLike, as_module, clone_module, functions
+from ._module import ModuleLike, as_module, clone_module, functions, require_function
 from .errors import RelaxMLIRError, format_mlir_error
 
 
@@ -17,9 +17,8 @@ def memory_report(module: ModuleLike, func: Optional[str] = None) -> dict[str, i
     markers alias what they hold. Runs `relax-memory-report` on a copy.
     """
     module = as_module(module)
-    if func is not None and func not in functions(module):
-        raise ValueError(f"no function named '{func}' in the module; it has: "
-                         f"{', '.join(sorted(functions(module)))}")
+    if func is not None:
+        require_function(module, func)
     copy = clone_module(module)
     options = f"{{func={func}}}" if func else ""
     try:

@@ -47,6 +47,15 @@ def functions(module: ir.Module) -> dict[str, func_d.FuncOp]:
     return found
 
 
+def require_function(module: ir.Module, name: str) -> func_d.FuncOp:
+    """The func.func named `name`, or a ValueError listing the module's functions."""
+    fns = functions(module)
+    if name not in fns:
+        raise ValueError(f"no function named '{name}' in the module; it has: "
+                         f"{', '.join(sorted(fns)) or 'none'}")
+    return fns[name]
+
+
 def parameter_names(fn: func_d.FuncOp) -> list[str]:
     """Each parameter's `relax.name` argument attribute, or `arg<i>`."""
     ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)

@@ -101,14 +101,18 @@ static void flattenSignature(func::FuncOp func) {
   func.removeResAttrsAttr();
 }
 
-LogicalResult mlir::relax::flattenTuples(ModuleOp module) {
-  // Checkpoint markers only matter to the gradient pass.
-  module.walk([](Operation *op) {
+void mlir::relax::removeCheckpointMarkers(Operation *root) {
+  root->walk([](Operation *op) {
     if (isa<StartCheckpointOp, EndCheckpointOp>(op)) {
       op->getResult(0).replaceAllUsesWith(op->getOperand(0));
       op->erase();
     }
   });
+}
+
+LogicalResult mlir::relax::flattenTuples(ModuleOp module) {
+  // Checkpoint markers only matter to the gradient pass.
+  removeCheckpointMarkers(module);
   SmallVector<DataflowOp> dataflows;
   module.walk([&](DataflowOp df) { dataflows.push_back(df); });
   for (DataflowOp df : llvm::reverse(dataflows))

@@ -212,16 +212,6 @@ private:
   DenseSet<unsigned> materialized;
 };
 
-/// Replaces checkpoint markers by their operands.
-static void removeCheckpointMarkers(Block &body) {
-  for (Operation &op : llvm::make_early_inc_range(body)) {
-    if (isa<StartCheckpointOp, EndCheckpointOp>(op)) {
-      op.getResult(0).replaceAllUsesWith(op.getOperand(0));
-      op.erase();
-    }
-  }
-}
-
 struct GradientPass : relax::impl::GradientPassBase<GradientPass> {
   using Base::Base;
   void runOnOperation() final;
@@ -397,7 +387,7 @@ LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
   out.getOperandsMutable().assign(result);
   shape->ret.getOperandsMutable().assign(newDf.getResult(0));
   df.erase();
-  removeCheckpointMarkers(newDf.getBody().front());
+  removeCheckpointMarkers(newDf);
   adjoint.setFunctionType(
       FunctionType::get(adjoint.getContext(), adjoint.getArgumentTypes(), {result.getType()}));
   adjoint.removeResAttrsAttr();

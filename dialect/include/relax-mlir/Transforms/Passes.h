@@ -11,6 +11,9 @@ namespace mlir::relax {
 #define GEN_PASS_DECL
 #include "relax-mlir/Transforms/Passes.h.inc"
 
+/// Replaces every checkpoint marker under `root` by its operand.
+void removeCheckpointMarkers(Operation *root);
+
 /// Inlines dataflow blocks, flattens tuple function boundaries and folds tuple
 /// accesses in `module` (the body of `relax-flatten-tuples`).
 LogicalResult flattenTuples(ModuleOp module);
