@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -80,27 +81,50 @@ static FailureOr<BodyShape> checkBody(func::FuncOp func, StringRef name) {
   return shape;
 }
 
-/// Moves the glue ops around the dataflow block into it, so that one block holds
-/// every binding; returns the returned value as seen inside the block.
+/// Moves the glue ops around the dataflow block into it (keeping their order)
+/// and inlines dataflow blocks nested in it, so that one block holds every
+/// binding; returns the returned value as seen inside the block.
 static Value gatherBindings(BodyShape &shape) {
   DataflowOp df = shape.dataflow;
   Block &body = df.getBody().front();
   OutputOp out = df.getOutput();
   Block *parent = df->getBlock();
+  Operation *firstBinding = &body.front();
   for (Operation &op : llvm::make_early_inc_range(*parent)) {
     if (&op == df.getOperation() || &op == shape.ret.getOperation())
       continue;
-    if (op.isBeforeInBlock(df))
-      op.moveBefore(&body, body.begin());
-    else
-      op.moveBefore(out);
+    op.moveBefore(op.isBeforeInBlock(df) ? firstBinding : out.getOperation());
   }
   for (auto [res, yielded] : llvm::zip(df.getResults(), out.getOperands()))
     res.replaceUsesWithIf(yielded, [&](OpOperand &use) { return df->isAncestor(use.getOwner()); });
+  // A nested dataflow block only groups bindings: splice them in its place.
+  SmallVector<DataflowOp> nested;
+  for (DataflowOp inner : body.getOps<DataflowOp>())
+    nested.push_back(inner);
+  while (!nested.empty()) {
+    DataflowOp inner = nested.pop_back_val();
+    Block &innerBody = inner.getBody().front();
+    for (DataflowOp deeper : innerBody.getOps<DataflowOp>())
+      nested.push_back(deeper);
+    OutputOp innerOut = inner.getOutput();
+    inner.replaceAllUsesWith(innerOut.getOperands());
+    body.getOperations().splice(Block::iterator(inner), innerBody.getOperations(),
+                                innerBody.begin(), Block::iterator(innerOut));
+    inner.erase();
+  }
   Value ret = shape.ret.getOperand(0);
   if (auto res = dyn_cast<OpResult>(ret); res && res.getOwner() == df)
     ret = out.getOperand(res.getResultNumber());
   return ret;
+}
+
+/// True when an op nested in `op`'s regions reads one of `active` from above.
+static bool capturesActiveValue(Operation *op, const DenseSet<Value> &active) {
+  if (op->getNumRegions() == 0)
+    return false;
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  return llvm::any_of(captured, [&](Value v) { return active.contains(v); });
 }
 
 /// Checkpointed segments (Chen et al. 2016). Bindings computed from a
@@ -290,10 +314,18 @@ LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
   DenseSet<Value> active;
   for (int64_t p : params)
     active.insert(adjoint.getArgument(p));
+  // Values read inside an op's regions count like operands: an op computing
+  // its result from a captured active value is on the path too.
   SmallVector<Operation *> bindings;
+  DenseSet<Operation *> capturesActive;
   for (Operation &op : body.without_terminator()) {
     bindings.push_back(&op);
-    if (llvm::any_of(op.getOperands(), [&](Value v) { return active.contains(v); }))
+    bool reads = llvm::any_of(op.getOperands(), [&](Value v) { return active.contains(v); });
+    if (capturesActiveValue(&op, active)) {
+      capturesActive.insert(&op);
+      reads = true;
+    }
+    if (reads)
       for (Value r : op.getResults())
         if (carriesGradient(r.getType()))
           active.insert(r);
@@ -332,8 +364,15 @@ LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
     }
     SmallVector<bool> needsGrad =
         llvm::map_to_vector(op->getOperands(), [&](Value v) { return active.contains(v); });
-    if (!anyGrad || !llvm::is_contained(needsGrad, true))
+    if (!anyGrad || (!llvm::is_contained(needsGrad, true) && !capturesActive.contains(op)))
       continue;
+    if (capturesActive.contains(op)) {
+      op->emitError("'") << op->getName()
+                         << "' is on the path to the target through values its regions "
+                            "read; the gradient pass does not differentiate through regions";
+      ok = false;
+      continue;
+    }
     if (auto call = dyn_cast<CallOpInterface>(op)) {
       op->emitError("call on the path to the target: calls are not differentiated "
                     "(inline the callee first)");

@@ -13,12 +13,11 @@ namespace mlir::relax {
 using namespace mlir;
 using namespace mlir::relax;
 
+/// Bytes of a tensor type, saturated at INT64_MAX (0 for other types).
 static int64_t tensorBytes(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
+  if (!isa<RankedTensorType>(type) || !cast<RankedTensorType>(type).hasStaticShape())
     return 0;
-  int64_t bits = tensor.getElementTypeBitWidth();
-  return tensor.getNumElements() * std::max<int64_t>(1, bits / 8);
+  return tensorSizeInBytes(type).value_or(std::numeric_limits<int64_t>::max());
 }
 
 /// Ops whose results are views of their operands rather than new tensors.
@@ -46,29 +45,32 @@ int64_t mlir::relax::staticPeakLiveBytes(func::FuncOp func) {
     self.insert(v);
     return self;
   };
-  DenseMap<Value, int64_t> lastUse;
-  for (Operation *op : order) {
-    if (isAlias(op)) {
-      for (OpResult r : op->getResults()) {
-        llvm::SmallSetVector<Value, 2> roots;
-        if (auto df = dyn_cast<DataflowOp>(op)) {
-          roots = storageOf(df.getOutput().getOperand(r.getResultNumber()));
-        } else {
-          for (Value v : op->getOperands())
-            for (Value root : storageOf(v))
-              roots.insert(root);
-        }
-        storage[r] = roots;
+  // Aliases in post-order: a dataflow block's results alias what its body
+  // yields, so the body (tuples built there included) is recorded first.
+  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (!isAlias(op))
+      return;
+    for (OpResult r : op->getResults()) {
+      llvm::SmallSetVector<Value, 2> roots;
+      if (auto df = dyn_cast<DataflowOp>(op)) {
+        roots = storageOf(df.getOutput().getOperand(r.getResultNumber()));
+      } else {
+        for (Value v : op->getOperands())
+          for (Value root : storageOf(v))
+            roots.insert(root);
       }
+      storage[r] = roots;
     }
+  });
+  DenseMap<Value, int64_t> lastUse;
+  for (Operation *op : order)
     for (Value v : op->getOperands())
       for (Value root : storageOf(v))
         lastUse[root] = std::max(lastUse.lookup(root), index[op]);
-  }
   // Values used by an op nested in a region stay live until that region's op
-  // ends; the returned values until the end.
-  int64_t peak = 0;
-  SmallVector<int64_t> live(order.size() + 1, 0);
+  // ends; the returned values until the end. Sums are 128-bit (each tensor is
+  // below 2^63 bytes, saturated) and the peak saturates at INT64_MAX.
+  SmallVector<__int128> live(order.size() + 1, 0);
   for (Operation *op : order) {
     if (isAlias(op))
       continue;
@@ -79,12 +81,13 @@ int64_t mlir::relax::staticPeakLiveBytes(func::FuncOp func) {
       live[end + 1] -= bytes;
     }
   }
-  int64_t running = 0;
-  for (int64_t delta : live) {
+  __int128 running = 0, peak = 0;
+  for (__int128 delta : live) {
     running += delta;
     peak = std::max(peak, running);
   }
-  return peak;
+  return static_cast<int64_t>(
+      std::min<__int128>(peak, std::numeric_limits<int64_t>::max()));
 }
 
 namespace {
@@ -99,7 +102,11 @@ struct MemoryReportPass : relax::impl::MemoryReportPassBase<MemoryReportPass> {
       found = true;
       int64_t peak = staticPeakLiveBytes(func);
       func->setAttr("relax.peak_live_bytes", IntegerAttr::get(IntegerType::get(&getContext(), 64), peak));
-      func.emitRemark("peak live tensor bytes: ") << peak;
+      InFlightDiagnostic remark = func.emitRemark("peak live tensor bytes: ");
+      if (peak == std::numeric_limits<int64_t>::max())
+        remark << "at least " << peak << " (saturated: the total does not fit in int64)";
+      else
+        remark << peak;
     }
     if (!found && !funcName.empty()) {
       module.emitError("relax-memory-report: no function named '@") << funcName << "'";

@@ -1,14 +1,15 @@
 // RUN: relax-opt %s --convert-relax-to-linalg | FileCheck %s
 
-// zeros and ones become splat arith.constant tensors of the result type.
+// zeros and ones become linalg.fill of the result type; a 0-d one stays a
+// splat constant.
 
 // CHECK-LABEL: func.func @fill()
-// CHECK-DAG:     [[Z:%.+]] = arith.constant dense<0.000000e+00> : tensor<4x3xf32>
+// CHECK-DAG:     [[Z:%.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<4x3xf32>) -> tensor<4x3xf32>
 // CHECK-DAG:     [[O:%.+]] = arith.constant dense<1.000000e+00> : tensor<f32>
-// CHECK-DAG:     [[OI:%.+]] = arith.constant dense<1> : tensor<2xi32>
-// CHECK-DAG:     [[OB:%.+]] = arith.constant dense<true> : tensor<2xi1>
-// CHECK-DAG:     [[ZH:%.+]] = arith.constant dense<0.000000e+00> : tensor<2xbf16>
-// CHECK-DAG:     [[ZI:%.+]] = arith.constant dense<0> : tensor<3xi64>
+// CHECK-DAG:     [[OI:%.+]] = linalg.fill ins(%{{.+}} : i32) outs(%{{.+}} : tensor<2xi32>) -> tensor<2xi32>
+// CHECK-DAG:     [[OB:%.+]] = linalg.fill ins(%{{.+}} : i1) outs(%{{.+}} : tensor<2xi1>) -> tensor<2xi1>
+// CHECK-DAG:     [[ZH:%.+]] = linalg.fill ins(%{{.+}} : bf16) outs(%{{.+}} : tensor<2xbf16>) -> tensor<2xbf16>
+// CHECK-DAG:     [[ZI:%.+]] = linalg.fill ins(%{{.+}} : i64) outs(%{{.+}} : tensor<3xi64>) -> tensor<3xi64>
 // CHECK-NOT:     relax.
 // CHECK:         return [[Z]], [[O]], [[OI]], [[OB]], [[ZH]], [[ZI]] :
 func.func @fill() -> (tensor<4x3xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi1>, tensor<2xbf16>, tensor<3xi64>) {
@@ -22,4 +23,21 @@ func.func @fill() -> (tensor<4x3xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi1>,
     relax.output %0, %1, %2, %3, %4, %5 : tensor<4x3xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi1>, tensor<2xbf16>, tensor<3xi64>
   }
   return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5 : tensor<4x3xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi1>, tensor<2xbf16>, tensor<3xi64>
+}
+
+// Splat tensor constants become fills too, and a large one is no global of
+// every element (100 million ones compiled into a 400 MB constant before).
+// CHECK-LABEL: func.func @big_splat()
+// CHECK-DAG:     [[ONE:%.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:     [[E:%.+]] = tensor.empty() : tensor<100000000xf32>
+// CHECK:         [[F:%.+]] = linalg.fill ins([[ONE]] : f32) outs([[E]] : tensor<100000000xf32>)
+// CHECK-NOT:     dense<
+// CHECK:         return [[F]], %{{.+}} :
+func.func @big_splat() -> (tensor<100000000xf32>, tensor<3xf32>) {
+  %c = arith.constant dense<1.0> : tensor<100000000xf32>
+  %r = relax.dataflow -> (tensor<3xf32>) {
+    %0 = relax.ones : tensor<3xf32>
+    relax.output %0 : tensor<3xf32>
+  }
+  return %c, %r : tensor<100000000xf32>, tensor<3xf32>
 }

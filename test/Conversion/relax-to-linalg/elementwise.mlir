@@ -133,6 +133,32 @@ func.func @integer(%i: tensor<3xi32>) -> tensor<3xi32> {
   return %r : tensor<3xi32>
 }
 
+// Integer division never traps: the divisor is replaced by 1 where it is 0
+// (result 0) or where INT_MIN is divided by -1 (result INT_MIN, as numpy wraps).
+// CHECK-LABEL: func.func @integer_divide(
+// CHECK:         linalg.generic
+// CHECK-NEXT:    ^bb0(%[[A:.+]]: i64, %[[B:.+]]: i64, %{{.+}}: i64):
+// CHECK-DAG:       [[ZERO:%.+]] = arith.constant 0 : i64
+// CHECK-DAG:       [[ONE:%.+]] = arith.constant 1 : i64
+// CHECK-DAG:       [[M1:%.+]] = arith.constant -1 : i64
+// CHECK-DAG:       [[MIN:%.+]] = arith.constant -9223372036854775808 : i64
+// CHECK:           [[BZ:%.+]] = arith.cmpi eq, %[[B]], [[ZERO]] : i64
+// CHECK:           [[AMIN:%.+]] = arith.cmpi eq, %[[A]], [[MIN]] : i64
+// CHECK:           [[BM1:%.+]] = arith.cmpi eq, %[[B]], [[M1]] : i64
+// CHECK:           [[OV:%.+]] = arith.andi [[AMIN]], [[BM1]] : i1
+// CHECK:           [[UNSAFE:%.+]] = arith.ori [[BZ]], [[OV]] : i1
+// CHECK:           [[D:%.+]] = arith.select [[UNSAFE]], [[ONE]], %[[B]] : i64
+// CHECK:           [[Q:%.+]] = arith.divsi %[[A]], [[D]] : i64
+// CHECK:           [[R:%.+]] = arith.select [[BZ]], [[ZERO]], [[Q]] : i64
+// CHECK:           linalg.yield [[R]] : i64
+func.func @integer_divide(%a: tensor<3xi64>, %b: tensor<3xi64>) -> tensor<3xi64> {
+  %r = relax.dataflow -> (tensor<3xi64>) {
+    %0 = relax.divide %a, %b : tensor<3xi64>, tensor<3xi64> -> tensor<3xi64>
+    relax.output %0 : tensor<3xi64>
+  }
+  return %r : tensor<3xi64>
+}
+
 // greater gives an i1 tensor; where selects with three broadcast inputs.
 // CHECK-LABEL: func.func @compare_select(
 // CHECK-SAME:    %[[A:.+]]: tensor<4x3xf32>, %[[S:.+]]: tensor<f32>, %[[I:.+]]: tensor<3xi64>) -> (tensor<4x3xf32>, tensor<3xi1>) {

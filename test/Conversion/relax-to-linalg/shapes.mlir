@@ -78,12 +78,16 @@ func.func @broadcast_to(%v: tensor<3xf32>, %w: tensor<1x4x3xf32>) -> (tensor<2x4
 // reshapes to the result type.
 // CHECK-LABEL: func.func @collapse_sum_to(
 // CHECK-SAME:    %[[X:.+]]: tensor<2x4x3xf32>, %[[Y:.+]]: tensor<4x3xf32>)
-// CHECK:         [[S0:%.+]] = linalg.generic {indexing_maps = [#[[ID3]], #[[KEEP1]]], iterator_types = ["reduction", "parallel", "reduction"]} ins(%[[X]] : tensor<2x4x3xf32>) outs(%{{.+}} : tensor<4xf32>)
+// CHECK:         [[S0:%.+]] = linalg.generic {indexing_maps = [#[[ID3]], #[[KEEP1]]], iterator_types = ["reduction", "parallel", "reduction"]} ins(%[[X]] : tensor<2x4x3xf32>) outs(%{{.+}} : tensor<4xf64>)
 // CHECK:           arith.addf
-// CHECK:         [[R0:%.+]] = tensor.expand_shape [[S0]] {{\[}}[0, 1]] output_shape [4, 1] : tensor<4xf32> into tensor<4x1xf32>
-// CHECK:         [[S1:%.+]] = linalg.generic {indexing_maps = [#[[ID3]], #[[TO0D]]], iterator_types = ["reduction", "reduction", "reduction"]} ins(%[[X]] : tensor<2x4x3xf32>) outs(%{{.+}} : tensor<f32>)
-// CHECK:         [[S2:%.+]] = linalg.generic {indexing_maps = [#[[ID2]], #[[KEEPD1]]], iterator_types = ["reduction", "parallel"]} ins(%[[Y]] : tensor<4x3xf32>) outs(%{{.+}} : tensor<3xf32>)
-// CHECK:         return [[R0]], [[S1]], [[S2]]
+// CHECK:         [[C0:%.+]] = linalg.generic {{.*}} ins([[S0]] : tensor<4xf64>) outs(%{{.+}} : tensor<4xf32>)
+// CHECK:           arith.truncf
+// CHECK:         [[R0:%.+]] = tensor.expand_shape [[C0]] {{\[}}[0, 1]] output_shape [4, 1] : tensor<4xf32> into tensor<4x1xf32>
+// CHECK:         [[S1:%.+]] = linalg.generic {indexing_maps = [#[[ID3]], #[[TO0D]]], iterator_types = ["reduction", "reduction", "reduction"]} ins(%[[X]] : tensor<2x4x3xf32>) outs(%{{.+}} : tensor<f64>)
+// CHECK:         [[C1:%.+]] = linalg.generic {{.*}} ins([[S1]] : tensor<f64>) outs(%{{.+}} : tensor<f32>)
+// CHECK:         [[S2:%.+]] = linalg.generic {indexing_maps = [#[[ID2]], #[[KEEPD1]]], iterator_types = ["reduction", "parallel"]} ins(%[[Y]] : tensor<4x3xf32>) outs(%{{.+}} : tensor<3xf64>)
+// CHECK:         [[C2:%.+]] = linalg.generic {{.*}} ins([[S2]] : tensor<3xf64>) outs(%{{.+}} : tensor<3xf32>)
+// CHECK:         return [[R0]], [[C1]], [[C2]]
 func.func @collapse_sum_to(%x: tensor<2x4x3xf32>, %y: tensor<4x3xf32>) -> (tensor<4x1xf32>, tensor<f32>, tensor<3xf32>) {
   %r:3 = relax.dataflow -> (tensor<4x1xf32>, tensor<f32>, tensor<3xf32>) {
     %0 = relax.collapse_sum_to %x : tensor<2x4x3xf32> -> tensor<4x1xf32>

@@ -103,7 +103,7 @@ func.func @sum_axis_repeated(%a: tensor<4x3xf32>) {
 // -----
 
 func.func @mean_integer(%a: tensor<4x3xi32>) {
-  // expected-error @+1 {{'relax.mean' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4x3xi32>'}}
+  // expected-error @+1 {{'relax.mean' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values of fewer than 2^63 bytes, but got 'tensor<4x3xi32>'}}
   %0 = relax.mean %a : tensor<4x3xi32> -> tensor<i32>
   return
 }
@@ -111,7 +111,7 @@ func.func @mean_integer(%a: tensor<4x3xi32>) {
 // -----
 
 func.func @exp_integer(%a: tensor<3xi64>) {
-  // expected-error @+1 {{'relax.exp' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<3xi64>'}}
+  // expected-error @+1 {{'relax.exp' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values of fewer than 2^63 bytes, but got 'tensor<3xi64>'}}
   %0 = relax.exp %a : tensor<3xi64>
   return
 }
@@ -201,6 +201,25 @@ func.func @permute_dims_out_of_range(%a: tensor<2x3xf32>) {
 func.func @reshape_count(%a: tensor<2x3x4xf32>) {
   // expected-error @+1 {{'relax.reshape' op cannot reshape 'tensor<2x3x4xf32>' (24 elements) to 'tensor<5x5xf32>' (25 elements)}}
   %0 = relax.reshape %a : tensor<2x3x4xf32> -> tensor<5x5xf32>
+  return
+}
+
+// -----
+
+// Element counts that overflow int64 are rejected by the type constraint
+// (before: 2^32 * 2^32 wrapped to 0 and this reshape verified).
+func.func @reshape_count_overflow(%a: tensor<4294967296x4294967296xf32>) {
+  // expected-error @+1 {{'relax.reshape' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values of fewer than 2^63 bytes, but got 'tensor<4294967296x4294967296xf32>'}}
+  %0 = relax.reshape %a : tensor<4294967296x4294967296xf32> -> tensor<0xf32>
+  return
+}
+
+// -----
+
+// The byte size counts too: 2^62 f32 elements are 2^64 bytes.
+func.func @add_bytes_overflow(%a: tensor<4611686018427387904xf32>) {
+  // expected-error @+1 {{'relax.add' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values of fewer than 2^63 bytes, but got 'tensor<4611686018427387904xf32>'}}
+  %0 = relax.add %a, %a : tensor<4611686018427387904xf32>, tensor<4611686018427387904xf32> -> tensor<4611686018427387904xf32>
   return
 }
 

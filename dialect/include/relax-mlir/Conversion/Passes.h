@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "relax-mlir/Dialect/Relax/IR/RelaxDialect.h"
 
 namespace mlir::relax {
 #define GEN_PASS_DECL

@@ -13,7 +13,13 @@ def ConvertRelaxToLinalgPass : Pass<"convert-relax-to-linalg", "::mlir::ModuleOp
     broadcasting indexing maps, reductions and matmul become `linalg.generic`
     reductions on a zero-filled init, `permute_dims` becomes `linalg.transpose`,
     reshapes become `tensor.collapse_shape`/`tensor.expand_shape`, and
-    `zeros`/`ones` become splat `arith.constant`s. No relax op is left.
+    `zeros`/`ones` (and splat tensor constants) become `linalg.fill`. No relax
+    op is left.
+
+    Numerics: sums and means of f16/bf16 accumulate in f32 and those of f32 in
+    f64, then convert back; f16/bf16 matmuls accumulate in f32. Integer
+    `divide` truncates toward zero; `x / 0` is 0 and `INT_MIN / -1` is INT_MIN
+    (no trap).
 
     ```mlir
     %c = relax.add %a, %b : tensor<4x3xf32>, tensor<3xf32> -> tensor<4x3xf32>
@@ -27,7 +33,7 @@ def ConvertRelaxToLinalgPass : Pass<"convert-relax-to-linalg", "::mlir::ModuleOp
     ```
   }];
   let dependentDialects = [
-    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::relax::RelaxDialect", "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
   ];
 }

@@ -90,11 +90,48 @@ static Value reshapeTensor(OpBuilder &b, Location loc, Value v, RankedTensorType
   return tensor::ExpandShapeOp::create(b, loc, type, flat, all(type.getRank()));
 }
 
-/// Sums `x` over `axes` (sorted); the result drops the reduced dims.
-static Value buildSum(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes) {
+/// The element type a reduction of `elt` accumulates in: f16 and bf16 in f32
+/// (an f16 sum stalls at 2048), f32 in f64 (exact for sums of up to 2^53 ones,
+/// where an f32 sum stalls at 2^24), f64 and integers in their own type.
+static Type accumulatorType(Type elt) {
+  MLIRContext *ctx = elt.getContext();
+  if (isa<Float16Type, BFloat16Type>(elt))
+    return Float32Type::get(ctx);
+  if (isa<Float32Type>(elt))
+    return Float64Type::get(ctx);
+  return elt;
+}
+
+/// The element type a matmul of `elt` accumulates in: f32 for f16 and bf16.
+static Type matmulAccumulatorType(Type elt) {
+  return isa<Float16Type, BFloat16Type>(elt) ? Float32Type::get(elt.getContext()) : elt;
+}
+
+/// Converts the float scalar `v` to `to` (extf or truncf); other types pass.
+static Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to || !isa<FloatType>(from) || !isa<FloatType>(to))
+    return v;
+  if (cast<FloatType>(from).getWidth() < cast<FloatType>(to).getWidth())
+    return arith::ExtFOp::create(b, loc, to, v);
+  return arith::TruncFOp::create(b, loc, to, v);
+}
+
+/// Sums `x` over `axes` (sorted) in the element type `acc`; the result drops
+/// the reduced dims. A sum over no axes is `x` converted to `acc`: it never
+/// becomes an all-parallel generic reading its init, which elementwise fusion
+/// would re-accumulate inside a broadcasting consumer.
+static Value buildSum(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes, Type acc) {
   MLIRContext *ctx = b.getContext();
   auto in = cast<RankedTensorType>(x.getType());
-  Type elt = in.getElementType();
+  if (axes.empty()) {
+    if (in.getElementType() == acc)
+      return x;
+    return buildElementwise(b, loc, in.clone(acc), x, [&](OpBuilder &nb, Location l,
+                                                          ValueRange v) {
+      return convertScalar(nb, l, v[0], acc);
+    });
+  }
   SmallVector<int64_t> shape;
   SmallVector<AffineExpr> outExprs;
   SmallVector<utils::IteratorType> iterators;
@@ -107,21 +144,38 @@ static Value buildSum(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axe
     outExprs.push_back(getAffineDimExpr(d, ctx));
     shape.push_back(in.getDimSize(d));
   }
-  auto outType = RankedTensorType::get(shape, elt);
-  Value init = linalg::FillOp::create(b, loc, scalar(b, loc, elt, 0.0),
+  auto outType = RankedTensorType::get(shape, acc);
+  Value init = linalg::FillOp::create(b, loc, scalar(b, loc, acc, 0.0),
                                       emptyTensor(b, loc, outType))
                    .getResult(0);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(in.getRank(), ctx),
                                  AffineMap::get(in.getRank(), 0, outExprs, ctx)};
-  bool isFloat = isa<FloatType>(elt);
+  bool isFloat = isa<FloatType>(acc);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{outType}, ValueRange{x}, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value sum = isFloat ? Value(arith::AddFOp::create(nb, l, args[0], args[1]))
-                            : Value(arith::AddIOp::create(nb, l, args[0], args[1]));
+        Value v = convertScalar(nb, l, args[0], acc);
+        Value sum = isFloat ? Value(arith::AddFOp::create(nb, l, v, args[1]))
+                            : Value(arith::AddIOp::create(nb, l, v, args[1]));
         linalg::YieldOp::create(nb, l, sum);
       });
   return generic.getResult(0);
+}
+
+/// `v` (an accumulator-typed tensor) divided by `divisor` (when not 1) and
+/// converted to the element type `elt`, in one elementwise generic.
+static Value finishReduction(OpBuilder &b, Location loc, Value v, Type elt, double divisor) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getElementType() == elt && divisor == 1.0)
+    return v;
+  Type acc = type.getElementType();
+  return buildElementwise(b, loc, type.clone(elt), v, [&](OpBuilder &nb, Location l,
+                                                          ValueRange x) {
+    Value r = x[0];
+    if (divisor != 1.0)
+      r = arith::DivFOp::create(nb, l, r, scalar(nb, l, acc, divisor));
+    return convertScalar(nb, l, r, elt);
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -169,8 +223,29 @@ static Value scalarSubtract(OpBuilder &b, Location l, Type elt, ValueRange x) {
 static Value scalarMultiply(OpBuilder &b, Location l, Type elt, ValueRange x) {
   return floatOrInt<arith::MulFOp, arith::MulIOp>(b, l, elt, x);
 }
+/// Float division, or integer division truncating toward zero with two cases
+/// defined instead of trapping (a hardware trap would kill the caller's
+/// process): `x / 0` is 0 (as numpy's `//` gives, without its warning) and
+/// `INT_MIN / -1` wraps to INT_MIN (as numpy gives).
 static Value scalarDivide(OpBuilder &b, Location l, Type elt, ValueRange x) {
-  return floatOrInt<arith::DivFOp, arith::DivSIOp>(b, l, elt, x);
+  if (isa<FloatType>(elt))
+    return arith::DivFOp::create(b, l, x[0], x[1]);
+  unsigned width = elt.getIntOrFloatBitWidth();
+  auto constant = [&](const APInt &v) {
+    return arith::ConstantOp::create(b, l, b.getIntegerAttr(elt, v));
+  };
+  Value zero = constant(APInt::getZero(width));
+  Value one = constant(APInt(width, 1));
+  Value minusOne = constant(APInt::getAllOnes(width));
+  Value intMin = constant(APInt::getSignedMinValue(width));
+  Value byZero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x[1], zero);
+  Value lhsIsMin = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x[0], intMin);
+  Value rhsIsMinusOne = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x[1], minusOne);
+  Value overflow = arith::AndIOp::create(b, l, lhsIsMin, rhsIsMinusOne);
+  Value unsafe = arith::OrIOp::create(b, l, byZero, overflow);
+  Value divisor = arith::SelectOp::create(b, l, unsafe, one, x[1]);
+  Value quotient = arith::DivSIOp::create(b, l, x[0], divisor);
+  return arith::SelectOp::create(b, l, byZero, zero, quotient);
 }
 static Value scalarGreater(OpBuilder &b, Location l, Type elt, ValueRange x) {
   if (isa<FloatType>(elt))
@@ -206,7 +281,8 @@ struct ElementwiseLowering : OpConversionPattern<Op> {
   }
 };
 
-/// relax.sum / relax.mean: a reduction generic, scaled for the mean, reshaped
+/// relax.sum / relax.mean: a reduction generic accumulating in a wider type,
+/// then one elementwise generic dividing (mean) and converting back, reshaped
 /// for keepdims.
 template <typename Op, bool IsMean>
 struct ReductionLowering : OpConversionPattern<Op> {
@@ -215,17 +291,13 @@ struct ReductionLowering : OpConversionPattern<Op> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     SmallVector<int64_t> axes = op.getReducedAxes();
-    Value sum = buildSum(rewriter, loc, adaptor.getX(), axes);
-    if (IsMean) {
-      int64_t count = 1;
+    Type elt = op.getType().getElementType();
+    Value sum = buildSum(rewriter, loc, adaptor.getX(), axes, accumulatorType(elt));
+    double count = 1;
+    if (IsMean)
       for (int64_t a : axes)
-        count *= op.getX().getType().getDimSize(a);
-      auto type = cast<RankedTensorType>(sum.getType());
-      Value n = scalar(rewriter, loc, type.getElementType(), static_cast<double>(count));
-      sum = buildElementwise(rewriter, loc, type, sum, [&](OpBuilder &b, Location l, ValueRange x) {
-        return arith::DivFOp::create(b, l, x[0], n).getResult();
-      });
-    }
+        count *= static_cast<double>(op.getX().getType().getDimSize(a));
+    sum = finishReduction(rewriter, loc, sum, elt, count);
     rewriter.replaceOp(op, reshapeTensor(rewriter, loc, sum, op.getType()));
     return success();
   }
@@ -242,7 +314,9 @@ struct CollapseSumToLowering : OpConversionPattern<CollapseSumToOp> {
     for (int64_t d = 0; d < in.getRank(); ++d)
       if (d < lead || (out.getDimSize(d - lead) == 1 && in.getDimSize(d) != 1))
         axes.push_back(d);
-    Value sum = buildSum(rewriter, op.getLoc(), adaptor.getX(), axes);
+    Type elt = out.getElementType();
+    Value sum = buildSum(rewriter, op.getLoc(), adaptor.getX(), axes, accumulatorType(elt));
+    sum = finishReduction(rewriter, op.getLoc(), sum, elt, 1.0);
     rewriter.replaceOp(op, reshapeTensor(rewriter, op.getLoc(), sum, out));
     return success();
   }
@@ -317,39 +391,61 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
                                    AffineMap::get(numDims, 0, outExprs, ctx)};
     SmallVector<utils::IteratorType> iterators(numDims, utils::IteratorType::parallel);
     iterators[kDim] = utils::IteratorType::reduction;
-    Type elt = out.getElementType();
+    // f16 and bf16 products accumulate in f32.
+    Type elt = out.getElementType(), acc = matmulAccumulatorType(elt);
     bool isFloat = isa<FloatType>(elt);
-    Value init = linalg::FillOp::create(rewriter, loc, scalar(rewriter, loc, elt, 0.0),
-                                        emptyTensor(rewriter, loc, out))
+    auto accType = out.clone(acc);
+    Value init = linalg::FillOp::create(rewriter, loc, scalar(rewriter, loc, acc, 0.0),
+                                        emptyTensor(rewriter, loc, accType))
                      .getResult(0);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{out}, ValueRange{adaptor.getLhs(), adaptor.getRhs()},
+        rewriter, loc, TypeRange{accType}, ValueRange{adaptor.getLhs(), adaptor.getRhs()},
         ValueRange{init}, maps, iterators, [&](OpBuilder &b, Location l, ValueRange x) {
-          Value acc = isFloat ? Value(arith::AddFOp::create(
-                                    b, l, x[2], arith::MulFOp::create(b, l, x[0], x[1])))
+          Value lhs = convertScalar(b, l, x[0], acc), rhs = convertScalar(b, l, x[1], acc);
+          Value sum = isFloat ? Value(arith::AddFOp::create(
+                                    b, l, x[2], arith::MulFOp::create(b, l, lhs, rhs)))
                               : Value(arith::AddIOp::create(
-                                    b, l, x[2], arith::MulIOp::create(b, l, x[0], x[1])));
-          linalg::YieldOp::create(b, l, acc);
+                                    b, l, x[2], arith::MulIOp::create(b, l, lhs, rhs)));
+          linalg::YieldOp::create(b, l, sum);
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(op, finishReduction(rewriter, loc, generic.getResult(0), elt, 1.0));
     return success();
   }
 };
 
-/// relax.zeros / relax.ones to a splat constant.
-template <typename Op, int Value>
+/// relax.zeros / relax.ones to a splat constant (made a fill below when it has
+/// more than one element).
+template <typename Op, int FillValue>
 struct FillLowering : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
     Type elt = type.getElementType();
-    Attribute v = isa<FloatType>(elt) ? Attribute(rewriter.getFloatAttr(elt, Value))
-                                      : Attribute(rewriter.getIntegerAttr(elt, Value));
+    Attribute v = isa<FloatType>(elt) ? Attribute(rewriter.getFloatAttr(elt, FillValue))
+                                      : Attribute(rewriter.getIntegerAttr(elt, FillValue));
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, DenseElementsAttr::get(type, v));
     return success();
   }
 };
+
+/// A splat tensor constant with more than one element becomes a linalg.fill:
+/// bufferization would materialize it as a global holding every element
+/// (`relax.ones : tensor<100000000xf32>` compiled into a 400 MB constant).
+static void splatConstantsToFills(ModuleOp module) {
+  module.walk([](arith::ConstantOp op) {
+    auto attr = dyn_cast<SplatElementsAttr>(op.getValue());
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!attr || !type || type.getNumElements() <= 1)
+      return;
+    OpBuilder b(op);
+    Value element = arith::ConstantOp::create(b, op.getLoc(),
+                                              cast<TypedAttr>(attr.getSplatValue<Attribute>()));
+    auto fill = linalg::FillOp::create(b, op.getLoc(), element, emptyTensor(b, op.getLoc(), type));
+    op.replaceAllUsesWith(fill.getResult(0));
+    op.erase();
+  });
+}
 
 struct ConvertRelaxToLinalgPass
     : relax::impl::ConvertRelaxToLinalgPassBase<ConvertRelaxToLinalgPass> {
@@ -364,7 +460,8 @@ struct ConvertRelaxToLinalgPass
     RewritePatternSet patterns(ctx);
     populateRelaxToLinalgConversionPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    splatConstantsToFills(module);
   }
 };
 

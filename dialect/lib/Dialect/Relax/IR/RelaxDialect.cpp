@@ -3,11 +3,32 @@
 #include "relax-mlir/Dialect/Relax/IR/RelaxDialect.h"
 #include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::relax;
 
 #include "relax-mlir/Dialect/Relax/IR/RelaxOpsDialect.cpp.inc"
+
+std::optional<int64_t> mlir::relax::tensorSizeInBytes(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return std::nullopt;
+  int64_t bytes = 1;
+  unsigned bits = tensor.getElementType().isIntOrIndexOrFloat()
+                      ? tensor.getElementType().getIntOrFloatBitWidth()
+                      : 8;
+  if (llvm::MulOverflow<int64_t>(bytes, std::max<int64_t>(1, (bits + 7) / 8), bytes))
+    return std::nullopt;
+  for (int64_t d : tensor.getShape())
+    if (llvm::MulOverflow<int64_t>(bytes, d, bytes))
+      return std::nullopt;
+  return bytes;
+}
+
+bool mlir::relax::hasRepresentableSize(Type type) {
+  return tensorSizeInBytes(type).has_value();
+}
 
 namespace {
 /// Every relax op is pure, so calls into relax functions may always be inlined

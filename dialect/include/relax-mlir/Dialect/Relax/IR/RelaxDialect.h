@@ -8,4 +8,13 @@
 
 #include "relax-mlir/Dialect/Relax/IR/RelaxOpsDialect.h.inc"
 
+namespace mlir::relax {
+/// True for a static tensor type whose element count and size in bytes (at
+/// least one byte per element) fit in int64.
+bool hasRepresentableSize(Type type);
+/// The size in bytes of a static tensor type (at least one byte per element),
+/// or std::nullopt when it does not fit in int64.
+std::optional<int64_t> tensorSizeInBytes(Type type);
+} // namespace mlir::relax
+
 #endif // RELAX_MLIR_DIALECT_RELAX_IR_RELAXDIALECT_H

@@ -36,9 +36,18 @@ class Relax_Op<string mnemonic, list<Trait> traits = []>
 defvar Relax_FloatTypes = [F16, BF16, F32, F64];
 defvar Relax_NumericTypes = [F16, BF16, F32, F64, I32, I64];
 
-def Relax_Tensor : StaticShapeTensorOf<[F16, BF16, F32, F64, I1, I32, I64]>;
-def Relax_FloatTensor : StaticShapeTensorOf<Relax_FloatTypes>;
-def Relax_NumericTensor : StaticShapeTensorOf<Relax_NumericTypes>;
+// A static tensor whose element count and byte size fit in int64: every size
+// computation (verifiers, lowering, memory report) can then use plain int64.
+class Relax_TensorOf<list<Type> types>
+    : ConfinedType<StaticShapeTensorOf<types>,
+                   [CPred<"::mlir::relax::hasRepresentableSize($_self)">],
+                   StaticShapeTensorOf<types>.summary # " of fewer than 2^63 bytes",
+                   "::mlir::RankedTensorType">;
+
+def Relax_Tensor : Relax_TensorOf<[F16, BF16, F32, F64, I1, I32, I64]>;
+def Relax_FloatTensor : Relax_TensorOf<Relax_FloatTypes>;
+def Relax_NumericTensor : Relax_TensorOf<Relax_NumericTypes>;
+def Relax_BoolTensor : Relax_TensorOf<[I1]>;
 def Relax_Tuple : Type<CPred<"::llvm::isa<::mlir::TupleType>($_self)">, "tuple",
                        "::mlir::TupleType">;
 def Relax_Value : AnyTypeOf<[Relax_Tensor, Relax_Tuple]>;

@@ -166,7 +166,7 @@ class Relax_CompareOp<string mnemonic, string formula>
     "```mlir\n%m = relax." # mnemonic # " %a, %b : tensor<4x3xf32>, tensor<f32> "
     "-> tensor<4x3xi1>\n```";
   let arguments = (ins Relax_NumericTensor:$lhs, Relax_NumericTensor:$rhs);
-  let results = (outs StaticShapeTensorOf<[I1]>:$result);
+  let results = (outs Relax_BoolTensor:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
   let extraClassDefinition = [{
@@ -194,7 +194,7 @@ def Relax_WhereOp : Relax_Op<"where", [Pure, InferTypeOpAdaptor, Relax_Different
     %y = relax.where %m, %x, %z : tensor<4x3xi1>, tensor<4x3xf32>, tensor<f32> -> tensor<4x3xf32>
     ```
   }];
-  let arguments = (ins StaticShapeTensorOf<[I1]>:$cond, Relax_Tensor:$lhs, Relax_Tensor:$rhs);
+  let arguments = (ins Relax_BoolTensor:$cond, Relax_Tensor:$lhs, Relax_Tensor:$rhs);
   let results = (outs Relax_Tensor:$result);
   let assemblyFormat = "$cond `,` $lhs `,` $rhs attr-dict `:` type($cond) `,` type($lhs) `,` "
                        "type($rhs) `->` type($result)";
