@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import ctypes
-from typing import Any, Iterator, Union
+from typing import Any, Iterator, Sequence, Union
 
 import numpy as np
 
@@ -11,7 +10,7 @@ from . import _build_config, execution_engine, ir, passmanager
 from ._module import (ModuleLike, TensorSpec, TupleSpec, TypeSpec, as_module, clone_module,
                       functions, parameter_names, type_spec)
 from .errors import CompilationError, format_mlir_error
-from .runtime import np_to_memref
+from ._mlir_libs import _relax_runtime
 
 _NUMPY_DTYPES = {
     "f16": np.float16, "f32": np.float32, "f64": np.float64,
@@ -29,8 +28,14 @@ def _leaves(spec: TypeSpec) -> Iterator[TensorSpec]:
         yield spec
 
 
+# Buffer-protocol element kinds of the runtime: 'f' float, 'i' signed
+# integer, 'b' bool.
+_KINDS = {"f16": "f", "f32": "f", "f64": "f", "i1": "b", "i32": "i", "i64": "i"}
+
+
 class Function:
-    """A compiled public function; call it with numpy arrays (tuples for tuple parameters)."""
+    """A compiled public function; call it with numpy arrays (tuples for tuple
+    parameters), positionally or by parameter name."""
 
     def __init__(self, engine: Any, name: str, params: list[tuple[str, TypeSpec]],
                  result: TypeSpec) -> None:
@@ -38,50 +43,137 @@ class Function:
         self.name = name
         self.params = params
         self.result = result
+        self._param_names = [n for n, _ in params]
+        # Leaves in argument order, named as errors refer to them ("t[1]").
+        self._in_leaves: list[tuple[str, TensorSpec]] = []
+        for pname, spec in params:
+            self._in_leaves.extend(_named_leaves(pname, spec))
+        self._flat = all(isinstance(spec, TensorSpec) for _, spec in params)
+        address = engine.raw_lookup("_mlir_ciface_" + name)
+        if not address:
+            raise CompilationError(f"cannot compile '{name}'",
+                                   f"the JIT has no entry point for '{name}'")
+        # A leaf without a numpy dtype (bf16) makes the function uncallable
+        # from numpy; the error is raised at the call, the rest of the module
+        # stays usable.
+        self._unsupported: Union[TypeError, None] = None
+        try:
+            for where, spec in self._in_leaves:
+                _numpy_dtype(spec, f"argument '{where}' of {name}")
+            self._out_leaves = [(s.shape, np.dtype(_numpy_dtype(s, f"result of {name}")))
+                                for s in _leaves(result)]
+        except TypeError as e:
+            self._unsupported = e
+            return
+        self._signature = _relax_runtime.Signature(
+            address,
+            [(_KINDS[s.element], _itemsize(s), list(s.shape)) for _, s in self._in_leaves],
+            [(_KINDS[s.element], _itemsize(s), list(s.shape)) for s in _leaves(result)])
 
     def __repr__(self) -> str:
         args = ", ".join(f"{n}: {s}" for n, s in self.params)
         return f"<relax_mlir.Function {self.name}({args}) -> {self.result}>"
 
-    def __call__(self, *args: Any) -> Any:
-        if len(args) != len(self.params):
-            names = ", ".join(n for n, _ in self.params)
-            raise TypeError(f"{self.name}() takes {len(self.params)} arguments ({names}), "
-                            f"got {len(args)}")
-        inputs: list[np.ndarray] = []
-        for (pname, spec), value in zip(self.params, args):
-            self._flatten_arg(pname, spec, value, inputs)
-        outputs = [np.empty(s.shape, _numpy_dtype(s, f"result of {self.name}"))
-                   for s in _leaves(self.result)]
-        pointers = [ctypes.pointer(ctypes.pointer(np_to_memref.get_ranked_memref_descriptor(a)))
-                    for a in inputs + outputs]
-        self._engine.invoke(self.name, *pointers)
-        it = iter(outputs)
-        return _rebuild(self.result, it)
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs or len(args) != len(self.params):
+            args = self._bind(args, kwargs)
+        if self._unsupported is not None:
+            raise TypeError(str(self._unsupported))
+        leaves: Sequence[Any] = args if self._flat else self._flatten(args)
+        outputs = [np.empty(shape, dtype) for shape, dtype in self._out_leaves]
+        try:
+            self._signature(leaves, outputs)
+        except _relax_runtime.ArgumentMismatch:
+            # The slow path explains a wrong argument, or converts one that is
+            # only non-contiguous, byte-swapped or a Python scalar.
+            leaves = [self._prepare(where, spec, value)
+                      for (where, spec), value in zip(self._in_leaves, leaves)]
+            self._signature(leaves, outputs)
+        if len(outputs) == 1 and isinstance(self.result, TensorSpec):
+            return outputs[0]
+        return _rebuild(self.result, iter(outputs))
 
-    def _flatten_arg(self, where: str, spec: TypeSpec, value: Any, out: list[np.ndarray]) -> None:
-        if isinstance(spec, TupleSpec):
-            if not isinstance(value, (tuple, list)) or len(value) != len(spec.fields):
-                raise TypeError(f"argument '{where}' of {self.name}: expected a tuple of "
-                                f"{len(spec.fields)} values for {spec}, got {_describe(value)}")
-            for i, (field, v) in enumerate(zip(spec.fields, value)):
-                self._flatten_arg(f"{where}[{i}]", field, v, out)
-            return
-        dtype = _numpy_dtype(spec, f"argument '{where}' of {self.name}")
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        """Arguments in parameter order from positional and keyword arguments."""
+        names = self._param_names
+        signature = f"{self.name}({', '.join(names)})"
+        if len(args) > len(names):
+            raise TypeError(f"{signature} takes {len(names)} arguments, got {len(args)} "
+                            f"positional arguments")
+        bound: dict[str, Any] = dict(zip(names, args))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise TypeError(f"{signature} got an unexpected keyword argument '{key}'; "
+                                f"its parameters are: {', '.join(names)}")
+            if key in bound:
+                raise TypeError(f"{signature} got multiple values for argument '{key}'")
+            bound[key] = value
+        missing = [n for n in names if n not in bound]
+        if missing:
+            raise TypeError(f"{signature} takes {len(names)} arguments, got "
+                            f"{len(args) + len(kwargs)}; missing "
+                            f"{', '.join(repr(m) for m in missing)}")
+        return tuple(bound[n] for n in names)
+
+    def _flatten(self, args: Sequence[Any]) -> list[Any]:
+        out: list[Any] = []
+        for (pname, spec), value in zip(self.params, args):
+            _flatten_value(self.name, pname, spec, value, out)
+        return out
+
+    def _prepare(self, where: str, spec: TensorSpec, value: Any) -> np.ndarray:
+        """`value` as a C-contiguous native-order array of the leaf's type, or
+        a TypeError/ValueError naming the parameter and the fix."""
+        dtype = np.dtype(_numpy_dtype(spec, f"argument '{where}' of {self.name}"))
         if not isinstance(value, (np.ndarray, np.generic, int, float, bool)):
             raise TypeError(f"argument '{where}' of {self.name}: expected a numpy array for "
                             f"{spec}, got {_describe(value)}")
         array = np.asarray(value)
         if array.dtype != dtype:
-            raise TypeError(f"argument '{where}' of {self.name}: expected dtype "
-                            f"{np.dtype(dtype).name} for {spec}, got {array.dtype.name}; "
-                            f"convert it with .astype(np.{np.dtype(dtype).name})")
+            if array.dtype.newbyteorder("=") == dtype:
+                # Byte-swapped (e.g. big-endian '>f4'): the same values.
+                array = array.astype(dtype)
+            else:
+                raise TypeError(f"argument '{where}' of {self.name}: expected dtype "
+                                f"{dtype.name} for {spec}, got {_dtype_name(array.dtype)}; "
+                                f"convert it with .astype(np.{dtype.name})")
         if array.shape != spec.shape:
             raise ValueError(f"argument '{where}' of {self.name}: expected shape {spec.shape} "
                              f"for {spec}, got {array.shape}")
         # The compiled code never writes its arguments (they are bufferized
-        # read-only); contiguity is all the ABI needs.
-        out.append(np.ascontiguousarray(array))
+        # read-only); contiguity is all the ABI needs. (np.ascontiguousarray
+        # would make a 0-d array 1-d.)
+        return array if array.flags.c_contiguous else array.copy(order="C")
+
+
+def _named_leaves(where: str, spec: TypeSpec) -> Iterator[tuple[str, TensorSpec]]:
+    if isinstance(spec, TupleSpec):
+        for i, field in enumerate(spec.fields):
+            yield from _named_leaves(f"{where}[{i}]", field)
+    else:
+        yield where, spec
+
+
+def _flatten_value(fname: str, where: str, spec: TypeSpec, value: Any, out: list[Any]) -> None:
+    if isinstance(spec, TupleSpec):
+        if not isinstance(value, (tuple, list)) or len(value) != len(spec.fields):
+            raise TypeError(f"argument '{where}' of {fname}: expected a tuple of "
+                            f"{len(spec.fields)} values for {spec}, got {_describe(value)}")
+        for i, (field, v) in enumerate(zip(spec.fields, value)):
+            _flatten_value(fname, f"{where}[{i}]", field, v, out)
+    else:
+        out.append(value)
+
+
+def _itemsize(spec: TensorSpec) -> int:
+    return np.dtype(_NUMPY_DTYPES[spec.element]).itemsize
+
+
+def _dtype_name(dtype: np.dtype) -> str:
+    """A dtype's name, with its byte order when that is not the native one."""
+    if dtype.byteorder in ("=", "|") or dtype.isnative:
+        return dtype.name
+    return f"{dtype.name} ({'big' if dtype.byteorder == '>' else 'little'}-endian)"
 
 
 def _describe(value: Any) -> str:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+import operator
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
 
 from . import ir, passmanager
 from ._module import ModuleLike, as_module, clone_module, parameter_names, require_function
@@ -30,9 +33,9 @@ def gradient(
     module = as_module(module)
     if not isinstance(func, str) or not func.replace("_", "a").isalnum():
         raise ValueError(f"func must be a function name such as 'main', got {func!r}")
-    if isinstance(target_index, bool) or not isinstance(target_index, int):
-        raise TypeError(f"target_index must be an int, got {type(target_index).__name__}")
+    target_index = _as_index(target_index, "target_index")
     fn = require_function(module, func)
+    _check_target_index(fn, func, target_index)
     options = [f"func={func}", f"target-index={target_index}"]
     if require_grads is not None:
         indices = _resolve_params(parameter_names(fn), require_grads, func)
@@ -47,13 +50,44 @@ def gradient(
     return result
 
 
+def _as_index(value: object, what: str) -> int:
+    """`value` as a Python int (numpy integers too); bools are rejected."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {type(value).__name__} "
+                        f"{value!r}") from None
+
+
+def _check_target_index(fn: Any, func: str, target_index: int) -> None:
+    """The range check of the pass, done here so that any Python int gets a
+    clear message (the pass option is an int64)."""
+    results = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value).results
+    if len(results) != 1:
+        return  # the pass explains this one
+    result = results[0].maybe_downcast()
+    if isinstance(result, ir.TupleType):
+        if not 0 <= target_index < result.num_types:
+            raise ValueError(f"target_index {target_index} is out of range: '{func}' returns a "
+                             f"tuple of {result.num_types} fields; pass 0 to "
+                             f"{result.num_types - 1}")
+    elif target_index != 0:
+        raise ValueError(f"target_index {target_index} given, but '{func}' returns a single "
+                         f"value; pass target_index=0")
+
+
 def _resolve_params(names: list[str], wanted: Sequence[Union[int, str]], func: str) -> list[int]:
-    if isinstance(wanted, (str, int)):
+    if isinstance(wanted, (str, int, np.integer)):
         wanted = [wanted]
     indices = []
     for w in wanted:
-        if isinstance(w, bool) or not isinstance(w, (int, str)):
-            raise TypeError(f"require_grads entries must be parameter indices or names, got {w!r}")
+        if isinstance(w, (bool, np.bool_)) or not isinstance(w, (int, np.integer, str)):
+            raise TypeError(f"require_grads entries must be parameter indices or names, got "
+                            f"{w!r} ({type(w).__name__})")
+        if isinstance(w, np.integer):
+            w = int(w)
         if isinstance(w, str):
             if w not in names:
                 raise ValueError(f"'{func}' has no parameter named '{w}'; its parameters are: "

@@ -1,0 +1,199 @@
+//===- Runtime.cpp - the call boundary of compiled relax functions --------===//
+//
+// `_relax_runtime.Signature` calls a JIT-compiled function through its packed
+// C interface (`void fn(void **args)`, each argument a pointer to a pointer to
+// a memref descriptor). Arguments arrive as Python objects exposing the buffer
+// protocol (numpy arrays and scalars); each is checked against the parameter's
+// element type and static shape and its descriptor is written into one buffer
+// per call, so a call creates no Python objects of its own (a ctypes class
+// per argument per call leaked before, and cost ~100 us per argument).
+//
+// A buffer that does not match (wrong element type, byte order, shape,
+// non-contiguous, not a buffer at all) raises `ArgumentMismatch(index)`: the
+// Python side then explains the problem, or converts the argument (a
+// non-contiguous or byte-swapped array) and calls again.
+//
+// The GIL is released while the compiled code runs: two threads may call one
+// function at once (each call has its own descriptors and results).
+//
+//===----------------------------------------------------------------------===//
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <Python.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace {
+
+/// One tensor leaf of a parameter or result: its buffer-protocol element kind
+/// and static shape.
+struct Leaf {
+  /// 'f' float, 'i' signed integer, 'b' bool.
+  char kind;
+  /// Bytes per element.
+  Py_ssize_t itemsize;
+  std::vector<int64_t> shape;
+};
+
+/// True when the buffer format string `format` (struct-module syntax, as numpy
+/// exports it) denotes `leaf`'s element type in native byte order.
+bool formatMatches(const char *format, Py_ssize_t itemsize, const Leaf &leaf) {
+  if (!format || itemsize != leaf.itemsize)
+    return false;
+  // Native or explicit little-endian order (this runtime targets the host).
+  if (*format == '@' || *format == '=' || *format == '<')
+    ++format;
+  if (format[0] == '\0' || format[1] != '\0')
+    return false;
+  char c = format[0];
+  switch (leaf.kind) {
+  case 'f':
+    return c == 'e' || c == 'f' || c == 'd';
+  case 'i':
+    return c == 'b' || c == 'h' || c == 'i' || c == 'l' || c == 'q';
+  case 'b':
+    return c == '?';
+  }
+  return false;
+}
+
+/// Raised when argument `index` cannot be passed as it is.
+nb::object argumentMismatch;
+
+class Signature {
+public:
+  Signature(uintptr_t function, std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>> in,
+            std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>> out)
+      : function(reinterpret_cast<void (*)(void **)>(function)) {
+    for (auto &[k, s, shape] : in)
+      inputs.push_back(Leaf{k, s, shape});
+    for (auto &[k, s, shape] : out)
+      outputs.push_back(Leaf{k, s, shape});
+    size_t words = 0;
+    for (const Leaf &leaf : inputs)
+      words += 3 + 2 * leaf.shape.size();
+    for (const Leaf &leaf : outputs)
+      words += 3 + 2 * leaf.shape.size();
+    descriptorWords = words;
+  }
+
+  /// Calls the function on `args` (one object per input leaf) writing into
+  /// `results` (one writable C-contiguous array per output leaf, allocated by
+  /// the caller with the right dtype and shape).
+  void call(nb::handle args, nb::handle results) {
+    PyObject *argSeq = args.ptr(), *resSeq = results.ptr();
+    if (!PyTuple_Check(argSeq) && !PyList_Check(argSeq))
+      throw nb::type_error("arguments must be a tuple or a list");
+    if (!PyList_Check(resSeq))
+      throw nb::type_error("results must be a list");
+    Py_ssize_t numArgs = PySequence_Fast_GET_SIZE(argSeq);
+    if (numArgs != static_cast<Py_ssize_t>(inputs.size()) ||
+        PyList_GET_SIZE(resSeq) != static_cast<Py_ssize_t>(outputs.size()))
+      throw nb::value_error("wrong number of arguments or results");
+
+    size_t numLeaves = inputs.size() + outputs.size();
+    std::vector<Py_buffer> views(numLeaves);
+    size_t acquired = 0;
+    // Releases every acquired view, also when a check throws.
+    struct Release {
+      std::vector<Py_buffer> &views;
+      size_t &count;
+      ~Release() {
+        for (size_t i = 0; i < count; ++i)
+          PyBuffer_Release(&views[i]);
+      }
+    } release{views, acquired};
+
+    std::vector<int64_t> words(descriptorWords);
+    std::vector<void *> descriptorPointers(numLeaves);
+    std::vector<void *> packed(numLeaves);
+    size_t pos = 0;
+    for (size_t i = 0; i < numLeaves; ++i) {
+      bool isInput = i < inputs.size();
+      const Leaf &leaf = isInput ? inputs[i] : outputs[i - inputs.size()];
+      PyObject *obj = isInput ? PySequence_Fast_GET_ITEM(argSeq, i)
+                              : PyList_GET_ITEM(resSeq, i - inputs.size());
+      int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (isInput ? 0 : PyBUF_WRITABLE);
+      Py_buffer &view = views[i];
+      if (PyObject_GetBuffer(obj, &view, flags) != 0) {
+        PyErr_Clear();
+        throwMismatch(i, isInput);
+      }
+      ++acquired;
+      bool ok = formatMatches(view.format, view.itemsize, leaf) &&
+                view.ndim == static_cast<int>(leaf.shape.size());
+      for (int d = 0; ok && d < view.ndim; ++d)
+        ok = view.shape[d] == leaf.shape[d];
+      if (!ok)
+        throwMismatch(i, isInput);
+      // {allocated, aligned, offset, sizes[rank], strides[rank]}, row-major.
+      int64_t *desc = words.data() + pos;
+      void *data = view.buf;
+      std::memcpy(&desc[0], &data, sizeof(void *));
+      std::memcpy(&desc[1], &data, sizeof(void *));
+      desc[2] = 0;
+      size_t rank = leaf.shape.size();
+      int64_t stride = 1;
+      for (size_t d = rank; d-- > 0;) {
+        desc[3 + d] = leaf.shape[d];
+        desc[3 + rank + d] = stride;
+        stride *= leaf.shape[d];
+      }
+      descriptorPointers[i] = desc;
+      packed[i] = &descriptorPointers[i];
+      pos += 3 + 2 * rank;
+    }
+    {
+      nb::gil_scoped_release unlocked;
+      function(packed.data());
+    }
+  }
+
+  size_t numInputs() const { return inputs.size(); }
+
+private:
+  [[noreturn]] static void throwMismatch(size_t index, bool isInput) {
+    PyErr_SetObject(argumentMismatch.ptr(),
+                    nb::make_tuple(isInput ? "argument" : "result", index).ptr());
+    throw nb::python_error();
+  }
+
+  void (*function)(void **);
+  std::vector<Leaf> inputs, outputs;
+  size_t descriptorWords = 0;
+};
+
+} // namespace
+
+NB_MODULE(_relax_runtime, m) {
+  m.doc() = "The call boundary of compiled relax functions (numpy buffers to memref "
+            "descriptors).";
+  argumentMismatch = nb::borrow(PyErr_NewExceptionWithDoc(
+      "relax_mlir._mlir_libs._relax_runtime.ArgumentMismatch",
+      "An argument (or result buffer) does not match its parameter: args are "
+      "(kind, index).",
+      PyExc_TypeError, nullptr));
+  m.attr("ArgumentMismatch") = argumentMismatch;
+  nb::class_<Signature>(m, "Signature",
+                        "A compiled function's packed entry point and its parameter and "
+                        "result leaves.")
+      .def(nb::init<uintptr_t, std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>>,
+                    std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>>>(),
+           nb::arg("function"), nb::arg("inputs"), nb::arg("outputs"),
+           "`function` is the address of the packed C interface; `inputs` and "
+           "`outputs` list (kind, itemsize, shape) per tensor leaf, kind one of "
+           "'f' (float), 'i' (signed integer), 'b' (bool).")
+      .def("__call__", &Signature::call, nb::arg("args"), nb::arg("results"),
+           "Calls the function; raises ArgumentMismatch(kind, index) for a buffer "
+           "that does not match its leaf.")
+      .def_prop_ro("num_inputs", &Signature::numInputs);
+}

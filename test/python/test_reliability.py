@@ -1,0 +1,370 @@
+"""Regression tests for the findings of the reliability review (issue 6): wrong
+numbers, silent zero gradients, invalid adjoints, crashes, a per-call leak and
+unclear errors. Each test failed before its fix."""
+
+from __future__ import annotations
+
+import gc
+import os
+import threading
+
+import numpy as np
+import pytest
+
+import relax_mlir
+import relax_testing as rt
+
+
+def body(params: str, result_type: str, lines: str) -> str:
+    """`func.func @main(params) -> result_type` with `lines` in its dataflow block
+    (the last line defines %out)."""
+    indented = "\n".join("    " + line.strip() for line in lines.strip().splitlines())
+    return (f"func.func @main({params}) -> {result_type} {{\n"
+            f"  %r = relax.dataflow -> ({result_type}) {{\n{indented}\n"
+            f"    relax.output %out : {result_type}\n  }}\n"
+            f"  return %r : {result_type}\n}}\n")
+
+
+# ---------------------------------------------------------------------------
+# Reductions over no axes followed by a broadcasting consumer
+# ---------------------------------------------------------------------------
+
+def test_sum_of_0d_times_vector() -> None:
+    # Was [2, 8, 18]: fusion re-accumulated the all-parallel "reduction".
+    text = body("%s: tensor<f32>, %x: tensor<3xf32>", "tensor<3xf32>", """
+        %0 = relax.sum %s : tensor<f32> -> tensor<f32>
+        %out = relax.multiply %0, %x : tensor<f32>, tensor<3xf32> -> tensor<3xf32>
+    """)
+    got = rt.compile_text(text).main(np.float32(2), np.array([1, 2, 3], np.float32))
+    np.testing.assert_array_equal(got, [2, 4, 6])
+
+
+@pytest.mark.parametrize("op", ["sum", "mean"])
+def test_reduction_over_empty_axis_list_plus_zeros(op: str) -> None:
+    # Was [[1, 2, 3], [2, 4, 6]].
+    text = body("%y: tensor<2x3xf32>", "tensor<2x3xf32>", f"""
+        %0 = relax.{op} %y {{axis = array<i64>}} : tensor<2x3xf32> -> tensor<2x3xf32>
+        %z = relax.zeros : tensor<2x3xf32>
+        %out = relax.add %0, %z : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
+    """)
+    y = np.array([[1, 2, 3], [1, 2, 3]], np.float32)
+    np.testing.assert_array_equal(rt.compile_text(text).main(y), y)
+
+
+def test_gradient_through_reduction_over_no_axes() -> None:
+    # d/dx sum(sum(s) * x) = sum(s) broadcast; d/ds = sum(x).
+    text = body("%s: tensor<f64>, %x: tensor<3xf64>", "tensor<f64>", """
+        %0 = relax.sum %s : tensor<f64> -> tensor<f64>
+        %1 = relax.multiply %0, %x : tensor<f64>, tensor<3xf64> -> tensor<3xf64>
+        %out = relax.sum %1 : tensor<3xf64> -> tensor<f64>
+    """)
+    loss, (ds, dx) = rt.compile_gradient(text).main_adjoint(np.float64(2), np.arange(3.0))
+    assert loss == 6.0
+    assert ds == 3.0
+    np.testing.assert_array_equal(dx, [2, 2, 2])
+
+
+# ---------------------------------------------------------------------------
+# Accumulation precision
+# ---------------------------------------------------------------------------
+
+def test_f16_mean_of_70000_ones() -> None:
+    # Was 0: the count 70000 rounded to inf in f16.
+    text = body("%y: tensor<70000xf16>", "tensor<f16>",
+                "%out = relax.mean %y : tensor<70000xf16> -> tensor<f16>")
+    assert rt.compile_text(text).main(np.ones(70000, np.float16)) == 1.0
+
+
+def test_f16_mean_of_3000_halves() -> None:
+    # Was 0.341: the f16 sum stalls at 1024.
+    text = body("%y: tensor<3000xf16>", "tensor<f16>",
+                "%out = relax.mean %y : tensor<3000xf16> -> tensor<f16>")
+    assert rt.compile_text(text).main(np.full(3000, 0.5, np.float16)) == 0.5
+
+
+def test_f16_sum_past_2048() -> None:
+    text = body("%y: tensor<3000xf16>", "tensor<f16>",
+                "%out = relax.sum %y : tensor<3000xf16> -> tensor<f16>")
+    assert rt.compile_text(text).main(np.ones(3000, np.float16)) == 3000
+
+
+def test_f16_matmul_accumulates_in_f32() -> None:
+    # 4096 products of 1 * 1: an f16 accumulator stalls at 2048.
+    text = body("%a: tensor<1x4096xf16>, %b: tensor<4096x1xf16>", "tensor<1x1xf16>",
+                "%out = relax.matmul %a, %b : tensor<1x4096xf16>, tensor<4096x1xf16> "
+                "-> tensor<1x1xf16>")
+    got = rt.compile_text(text).main(np.ones((1, 4096), np.float16),
+                                     np.ones((4096, 1), np.float16))
+    assert got[0, 0] == 4096
+
+
+def test_f32_sum_of_1e8_ones_and_no_materialized_splat() -> None:
+    # Was 16,777,216 (an f32 sum stalls at 2^24), and the splat of 1e8 ones
+    # was compiled into a 400 MB global (2 s, 2 GB to compile).
+    text = body("", "tensor<f32>", """
+        %o = relax.ones : tensor<100000000xf32>
+        %out = relax.sum %o : tensor<100000000xf32> -> tensor<f32>
+    """)
+    exe = relax_mlir.compile(text)
+    assert len(str(exe.llvm_module)) < 100_000
+    assert exe.main() == 1e8
+
+
+# ---------------------------------------------------------------------------
+# Integer division
+# ---------------------------------------------------------------------------
+
+def test_integer_division_by_zero_does_not_kill_the_process(tmp_path) -> None:
+    # Was SIGFPE. Run in a fresh interpreter so that a regression fails one test.
+    script = """
+        import numpy as np, relax_mlir
+        text = '''
+        func.func @main(%a: tensor<5xi32>, %b: tensor<5xi32>) -> tensor<5xi32> {
+          %r = relax.dataflow -> (tensor<5xi32>) {
+            %0 = relax.divide %a, %b : tensor<5xi32>, tensor<5xi32> -> tensor<5xi32>
+            relax.output %0 : tensor<5xi32>
+          }
+          return %r : tensor<5xi32>
+        }
+        '''
+        a = np.array([7, -7, -2**31, 5, 0], np.int32)
+        b = np.array([2, 2, -1, 0, 0], np.int32)
+        print(relax_mlir.compile(text).main(a, b).tolist())
+    """
+    proc = rt.run_python(script, tmp_path)
+    assert proc.returncode == 0, rt.describe_process(proc)
+    # Truncation toward zero; x / 0 = 0; INT_MIN / -1 wraps to INT_MIN.
+    assert proc.stdout.strip() == str([3, -3, -2**31, 0, 0])
+
+
+def test_integer_division_i64_matches_truncation() -> None:
+    text = body("%a: tensor<6xi64>, %b: tensor<6xi64>", "tensor<6xi64>",
+                "%out = relax.divide %a, %b : tensor<6xi64>, tensor<6xi64> -> tensor<6xi64>")
+    a = np.array([9, -9, 9, -9, np.iinfo(np.int64).min, 3], np.int64)
+    b = np.array([4, 4, -4, -4, -1, 0], np.int64)
+    expected = [2, -2, -2, 2, np.iinfo(np.int64).min, 0]
+    np.testing.assert_array_equal(rt.compile_text(text).main(a, b), expected)
+
+
+# ---------------------------------------------------------------------------
+# Gradients through nested blocks and glue outside the block
+# ---------------------------------------------------------------------------
+
+def test_gradient_through_nested_dataflow() -> None:
+    # Was relax.zeros with exit 0.
+    text = """
+    func.func @main(%x: tensor<3xf64>) -> tensor<f64> {
+      %r = relax.dataflow -> (tensor<f64>) {
+        %e = relax.dataflow -> (tensor<3xf64>) {
+          %0 = relax.exp %x : tensor<3xf64>
+          relax.output %0 : tensor<3xf64>
+        }
+        %s = relax.sum %e : tensor<3xf64> -> tensor<f64>
+        relax.output %s : tensor<f64>
+      }
+      return %r : tensor<f64>
+    }
+    """
+    x = np.array([0.5, -1.0, 2.0])
+    loss, (dx,) = rt.compile_gradient(text).main_adjoint(x)
+    np.testing.assert_allclose(loss, np.exp(x).sum())
+    np.testing.assert_allclose(dx, np.exp(x))
+
+
+def test_region_op_on_the_path_is_an_error() -> None:
+    text = """
+    func.func @main(%x: tensor<3xf32>) -> tensor<f32> {
+      %r = relax.dataflow -> (tensor<f32>) {
+        %e = scf.execute_region -> tensor<3xf32> {
+          %0 = relax.exp %x : tensor<3xf32>
+          scf.yield %0 : tensor<3xf32>
+        }
+        %s = relax.sum %e : tensor<3xf32> -> tensor<f32>
+        relax.output %s : tensor<f32>
+      }
+      return %r : tensor<f32>
+    }
+    """
+    with pytest.raises(relax_mlir.GradientError, match="does not differentiate through regions"):
+        relax_mlir.gradient(text)
+
+
+def test_glue_chain_before_the_block() -> None:
+    # Was "operand #0 does not dominate this use".
+    text = """
+    func.func @main(%t: tuple<tuple<tensor<3xf64>, tensor<f64>>, tensor<2xf64>>) -> tensor<f64> {
+      %inner = relax.tuple_get_item %t[0] : tuple<tuple<tensor<3xf64>, tensor<f64>>, tensor<2xf64>>
+      %x = relax.tuple_get_item %inner[0] : tuple<tensor<3xf64>, tensor<f64>>
+      %c = arith.constant dense<2.0> : tensor<3xf64>
+      %tc = relax.tuple(%c, %x : tensor<3xf64>, tensor<3xf64>)
+      %r = relax.dataflow -> (tensor<f64>) {
+        %a = relax.tuple_get_item %tc[0] : tuple<tensor<3xf64>, tensor<3xf64>>
+        %b = relax.tuple_get_item %tc[1] : tuple<tensor<3xf64>, tensor<3xf64>>
+        %m = relax.multiply %a, %b : tensor<3xf64>, tensor<3xf64> -> tensor<3xf64>
+        %s = relax.sum %m : tensor<3xf64> -> tensor<f64>
+        relax.output %s : tensor<f64>
+      }
+      return %r : tensor<f64>
+    }
+    """
+    x = np.array([1.0, 2.0, 3.0])
+    loss, (((dx, dy), dz),) = rt.compile_gradient(text).main_adjoint(((x, np.float64(5)),
+                                                                      np.zeros(2)))
+    assert loss == 12.0
+    np.testing.assert_array_equal(dx, [2, 2, 2])
+    assert dy == 0 and not dz.any()
+
+
+# ---------------------------------------------------------------------------
+# The call boundary: no leak, threads, keyword arguments, byte order
+# ---------------------------------------------------------------------------
+
+README_SOURCE = """
+func.func @main(%x: tensor<4x3xf32> {relax.name = "x"},
+                %w: tensor<3x2xf32> {relax.name = "w"}) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %0 = relax.matmul %x, %w : tensor<4x3xf32>, tensor<3x2xf32> -> tensor<4x2xf32>
+    %1 = relax.tanh %0 : tensor<4x2xf32>
+    %2 = relax.mean %1 : tensor<4x2xf32> -> tensor<f32>
+    relax.output %2 : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+"""
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+@pytest.fixture(scope="module")
+def readme_adjoint() -> relax_mlir.Function:
+    return rt.compile_gradient(README_SOURCE, ("w",)).main_adjoint
+
+
+def test_ten_thousand_calls_keep_rss_flat(readme_adjoint) -> None:
+    # Was 191 MB -> 1,163 MB: a ctypes class per argument per call.
+    x, w = np.ones((4, 3), np.float32), np.ones((3, 2), np.float32)
+    for _ in range(500):
+        readme_adjoint(x, w)
+    before = _rss_mb()
+    for _ in range(10_000):
+        readme_adjoint(x, w)
+    growth = _rss_mb() - before
+    assert growth < 4.0, f"RSS grew by {growth:.1f} MB over 10,000 calls"
+
+
+def test_compiles_do_not_grow_without_bound() -> None:
+    module = relax_mlir.gradient(README_SOURCE, require_grads=["w"])
+    for _ in range(40):
+        relax_mlir.compile(module)
+    gc.collect()
+    before = _rss_mb()
+    for _ in range(160):
+        relax_mlir.compile(module)
+    gc.collect()
+    growth = _rss_mb() - before
+    # A JIT that kept each engine would grow by far more than this over 160
+    # compiles; allocator noise stays well below.
+    assert growth < 25.0, f"RSS grew by {growth:.1f} MB over 160 compiles"
+
+
+def test_two_threads_agree_with_sequential_calls(readme_adjoint) -> None:
+    gen = rt.rng("threads")
+    inputs = [(gen.normal(size=(4, 3)).astype(np.float32),
+               gen.normal(size=(3, 2)).astype(np.float32)) for _ in range(200)]
+    expected = [readme_adjoint(x, w) for x, w in inputs]
+    results: list[list] = [[], []]
+
+    def worker(k: int) -> None:
+        results[k] = [readme_adjoint(x, w) for x, w in inputs]
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for got in results:
+        assert len(got) == len(expected)
+        for (loss, (dw,)), (eloss, (edw,)) in zip(got, expected):
+            assert loss == eloss
+            np.testing.assert_array_equal(dw, edw)
+
+
+def test_keyword_arguments(readme_adjoint) -> None:
+    x, w = np.ones((4, 3), np.float32), np.full((3, 2), 0.5, np.float32)
+    loss, (dw,) = readme_adjoint(x, w)
+    for call in (lambda: readme_adjoint(x=x, w=w), lambda: readme_adjoint(w=w, x=x),
+                 lambda: readme_adjoint(x, w=w)):
+        got_loss, (got_dw,) = call()
+        assert got_loss == loss
+        np.testing.assert_array_equal(got_dw, dw)
+
+
+@pytest.mark.parametrize("args, kwargs, message", [
+    ((), {"x": 1, "v": 2}, "unexpected keyword argument 'v'; its parameters are: x, w"),
+    ((np.ones((4, 3), np.float32),), {"x": 1}, "multiple values for argument 'x'"),
+    ((), {"w": 1}, "missing 'x'"),
+])
+def test_keyword_argument_errors(readme_adjoint, args, kwargs, message) -> None:
+    with pytest.raises(TypeError, match=message):
+        readme_adjoint(*args, **kwargs)
+
+
+def test_big_endian_arrays_are_accepted(readme_adjoint) -> None:
+    # Was "expected dtype float32, got float32".
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3)
+    w = np.linspace(0, 1, 6, dtype=np.float32).reshape(3, 2)
+    loss, (dw,) = readme_adjoint(x.astype(">f4"), w.astype(">f4"))
+    eloss, (edw,) = readme_adjoint(x, w)
+    assert loss == eloss
+    np.testing.assert_array_equal(dw, edw)
+
+
+def test_wrong_dtype_with_byte_order_names_it(readme_adjoint) -> None:
+    with pytest.raises(TypeError, match=r"argument 'x'.*got float64 \(big-endian\).*astype"):
+        readme_adjoint(np.ones((4, 3), ">f8"), np.ones((3, 2), np.float32))
+
+
+# ---------------------------------------------------------------------------
+# gradient() arguments
+# ---------------------------------------------------------------------------
+
+def test_require_grads_takes_numpy_integers() -> None:
+    # Was rejected.
+    module = relax_mlir.gradient(README_SOURCE, require_grads=[np.int64(1)])
+    exe = relax_mlir.compile(module)
+    _, grads = exe.main_adjoint(np.ones((4, 3), np.float32), np.ones((3, 2), np.float32))
+    assert len(grads) == 1 and grads[0].shape == (3, 2)
+
+
+@pytest.mark.parametrize("index", [2**63, 2**64 + 1, -1, 1])
+def test_target_index_out_of_range_single_result(index: int) -> None:
+    # 2**63 was a raw "failed to add `gradient` with options".
+    with pytest.raises(ValueError, match=f"target_index {index} given, but 'main' returns a "
+                                         "single value; pass target_index=0"):
+        relax_mlir.gradient(README_SOURCE, target_index=index)
+
+
+def test_target_index_out_of_range_tuple_result() -> None:
+    text = """
+    func.func @main(%x: tensor<3xf32>) -> tuple<tensor<f32>, tensor<3xf32>> {
+      %r:2 = relax.dataflow -> (tensor<f32>, tensor<3xf32>) {
+        %s = relax.sum %x : tensor<3xf32> -> tensor<f32>
+        relax.output %s, %x : tensor<f32>, tensor<3xf32>
+      }
+      %t = relax.tuple(%r#0, %r#1 : tensor<f32>, tensor<3xf32>)
+      return %t : tuple<tensor<f32>, tensor<3xf32>>
+    }
+    """
+    with pytest.raises(ValueError, match="target_index 9223372036854775808 is out of range: "
+                                         "'main' returns a tuple of 2 fields; pass 0 to 1"):
+        relax_mlir.gradient(text, target_index=2**63)
+    assert relax_mlir.gradient(text, target_index=np.int32(0)) is not None
+
+
+@pytest.mark.parametrize("index", [True, 1.0, "0"])
+def test_target_index_must_be_an_integer(index) -> None:
+    with pytest.raises(TypeError, match="target_index must be an integer"):
+        relax_mlir.gradient(README_SOURCE, target_index=index)
