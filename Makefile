@@ -13,7 +13,7 @@ APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libzstd-d
                 ninja-build cmake g++ python3-dev python3-venv
 export PYTHONPATH := $(BUILD)/python_packages
 
-.PHONY: build demo test test-lit test-python system-deps clean
+.PHONY: build demo test test-lit test-python system-deps clean test-asan bench
 
 system-deps:
 	@dpkg -s $(APT_PACKAGES) >/dev/null 2>&1 || { \
@@ -51,5 +51,44 @@ test: build
 	$(VENV)/bin/lit -s $(BUILD)/test
 	$(PY) -m pytest -q test/python
 
+# The project's C++ with AddressSanitizer + UBSan (a build tree of its own),
+# running the lit suite and the Python op and reliability tests under it.
+# Python itself is not instrumented: the ASan runtime is preloaded and leak
+# detection is left to relax-opt (the interpreter keeps memory until exit).
+ASAN_BUILD := $(ROOT)/build-asan
+ASAN_PYTEST := test/python/test_ops_forward.py test/python/test_ops_gradient.py \
+               test/python/test_reliability.py test/python/test_gradient_behaviours.py
+test-asan: $(VENV)/.stamp $(DEPS)/mlir-python/relax-mlir-python-sources.stamp | system-deps
+	cmake -S $(ROOT) -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DRELAX_MLIR_SANITIZE=ON \
+	  -DPython3_EXECUTABLE=$(PY) -DPython_EXECUTABLE=$(PY) \
+	  -DRELAX_MLIR_PYTHON_SOURCES_DIR=$(DEPS)/mlir-python > $(ASAN_BUILD).configure.log \
+	  || { cat $(ASAN_BUILD).configure.log; exit 1; }
+	ninja -C $(ASAN_BUILD)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  $(VENV)/bin/lit -s $(ASAN_BUILD)/test
+	LD_PRELOAD="$$(g++ -print-file-name=libasan.so)" \
+	  ASAN_OPTIONS=detect_leaks=0:detect_odr_violation=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  RELAX_MLIR_PYTHON_PACKAGES=$(ASAN_BUILD)/python_packages PYTHONPATH=$(ASAN_BUILD)/python_packages \
+	  $(PY) -m pytest -q -p no:cacheprovider $(ASAN_PYTEST)
+
+# Benchmarks (ratios against peers measured in the same run).
+bench: build
+	$(PY) bench/call_overhead.py
+	$(PY) bench/checkpoint_memory.py
+
+# Mutation fuzzer of relax-opt (tools/fuzz/relax_fuzz.py) for DURATION seconds from
+# SEED; findings (crash, hang, invalid IR) go to build/fuzz-findings/ and fail it.
+.PHONY: fuzz
+DURATION ?= 600
+SEED ?= 0
+fuzz: build
+	$(PY) tools/fuzz/relax_fuzz.py --duration $(DURATION) --seed $(SEED) --out $(BUILD)/fuzz-findings
+
+# Random programs through gradient + compile + run in worker subprocesses:
+# make soak N=5000 SEED=100000 (N programs, default 1000, from seed SEED, default 0).
+.PHONY: soak
+soak: build
+	$(PY) tools/soak.py --count $(or $(N),1000) --seed $(or $(SEED),0)
+
 clean:
-	rm -rf $(BUILD) $(BUILD).configure.log
+	rm -rf $(BUILD) $(BUILD).configure.log $(ASAN_BUILD) $(ASAN_BUILD).configure.log
