@@ -62,8 +62,11 @@ def _as_index(value: object, what: str) -> int:
 
 
 def _check_target_index(fn: Any, func: str, target_index: int) -> None:
-    """The range check of the pass, done here so that any Python int gets a
-    clear message (the pass option is an int64)."""
+    """The pass checks the range of an int64 target index (GradientError); an
+    index beyond int64, which the pass option cannot even hold, gets the same
+    explanation here."""
+    if -2**63 <= target_index < 2**63:
+        return
     results = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value).results
     if len(results) != 1:
         return  # the pass explains this one

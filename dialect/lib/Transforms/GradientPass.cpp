@@ -271,15 +271,24 @@ LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
     targetType = results[0];
   }
   auto target = dyn_cast<RankedTensorType>(targetType);
-  if (!target || target.getRank() != 0 || !isa<FloatType>(target.getElementType()))
+  if (!target || target.getRank() != 0 || !isRelaxFloatType(target.getElementType()))
     return func.emitError("the target must be a 0-d float tensor (a scalar loss), got ")
            << targetType;
 
   int64_t numArgs = func.getNumArguments();
   if (requireGrads.empty()) {
-    for (int64_t i = 0; i < numArgs; ++i)
-      if (isDifferentiableType(func.getArgument(i).getType()))
+    for (int64_t i = 0; i < numArgs; ++i) {
+      Type type = func.getArgument(i).getType();
+      // Integer parameters are skipped; a type no relax value has is an error
+      // (its zero gradient could not even be built).
+      if (!isRelaxValueType(type))
+        return func.emitError("cannot differentiate '@")
+               << func.getSymName() << "': parameter " << i << " has type " << type
+               << ", which is no relax value type (static-shape tensors of f16, bf16, f32, "
+                  "f64, i1, i32 or i64, and tuples of them)";
+      if (isDifferentiableType(type))
         params.push_back(i);
+    }
     return success();
   }
   for (int64_t p : requireGrads) {

@@ -30,6 +30,20 @@ bool mlir::relax::hasRepresentableSize(Type type) {
   return tensorSizeInBytes(type).has_value();
 }
 
+bool mlir::relax::isRelaxFloatType(Type elementType) {
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(elementType);
+}
+
+bool mlir::relax::isRelaxValueType(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::all_of(tuple.getTypes(), isRelaxValueType);
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !hasRepresentableSize(tensor))
+    return false;
+  Type elt = tensor.getElementType();
+  return isRelaxFloatType(elt) || elt.isInteger(1) || elt.isInteger(32) || elt.isInteger(64);
+}
+
 namespace {
 /// Every relax op is pure, so calls into relax functions may always be inlined
 /// (the lowering pipeline inlines before flattening tuples).

@@ -19,7 +19,7 @@ using namespace mlir::relax;
 
 bool mlir::relax::isDifferentiableType(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return isa<FloatType>(tensor.getElementType());
+    return isRelaxValueType(tensor) && isRelaxFloatType(tensor.getElementType());
   if (auto tuple = dyn_cast<TupleType>(type))
     return llvm::all_of(tuple.getTypes(), isDifferentiableType);
   return false;

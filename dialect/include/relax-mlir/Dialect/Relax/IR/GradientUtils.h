@@ -10,8 +10,8 @@
 #include "mlir/IR/Builders.h"
 
 namespace mlir::relax {
-/// True for float tensors and tuples whose leaves are all float tensors: the
-/// types that carry gradients.
+/// True for relax float tensors (static shape; f16, bf16, f32 or f64) and
+/// tuples whose leaves are all such tensors: the types that carry gradients.
 bool isDifferentiableType(Type type);
 /// Zeros of `type` (a tensor, or a tuple of zeros for a tuple type).
 Value buildZeros(OpBuilder &b, Location loc, Type type);

@@ -1,0 +1,1819 @@
+"""Seeded random relax programs, their float64 interpreter, and the checker.
+
+`generate(seed)` builds a well-typed relax function (MLIR text in the generic op
+form that relax_testing.py writes, one `relax.dataflow` block, constants and
+tuple glue sometimes outside it) together with input values. It covers every op
+of the dialect (the table `OPS`), ranks 0-5, size-1 and 0-size dims, numpy
+broadcasting, negative reduction/permutation axes, keepdims, reductions over no
+axis, integer tensors (i32/i64, reaching float results through greater ->
+where), tuples built and read back, tuple-typed parameters and results (the
+target picked by `target_index`), `arith.constant dense<...>` constants and
+checkpoint segments. The target is a 0-d float: sums/means of the values the
+program computed, added up.
+
+The generator evaluates every binding as it creates it (with the same numpy
+float64 references the interpreter uses), so domain needs and magnitudes are
+decided on actual values: an operand that must be positive (log) or away from
+zero (a float denominator) is wrapped, e.g. `exp(tanh(v))`; an `exp` operand that
+may be big is wrapped in `tanh`; a candidate op whose result is not finite, too
+big or too large a tensor is dropped and another op tried.
+
+`evaluate(program, args)` is the float64 interpreter. It records, for each
+non-smooth op (relu, greater), the signed distance of its operands to the kink,
+so that the checker can tell when a finite difference straddles a kink.
+
+`check(program)` differentiates and compiles the program with relax_mlir, calls
+`<func>_adjoint` (and `<func>`), and compares the forward value with the
+interpreter and every gradient of f64 programs with float64 central finite
+differences. `WorkerPool` runs checks in worker subprocesses so that a native
+crash is reported with its seed; `python program_gen.py --worker` is a worker.
+
+Adding an op: one `OpSpec` line in `OPS` (name, kind, numpy float64 reference,
+element types, domain needs, kink distance), plus a sampler function when its
+shapes or attributes are special (see `_sample_matmul` and friends).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import selectors
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import warnings
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
+
+import numpy as np
+
+# ============================================================================
+# Types
+# ============================================================================
+
+FLOATS = frozenset({"f16", "f32", "f64"})
+INTS = frozenset({"i32", "i64"})
+NUMERIC = FLOATS | INTS
+ANY = NUMERIC | {"i1"}
+FLOAT = FLOATS
+
+NUMPY_DTYPE: dict[str, Any] = {
+    "f16": np.float16, "f32": np.float32, "f64": np.float64,
+    "i32": np.int32, "i64": np.int64, "i1": np.bool_,
+}
+# Machine epsilon of each float type.
+EPS: dict[str, float] = {"f16": 2.0 ** -10, "f32": 2.0 ** -23, "f64": 2.0 ** -52}
+# The precision reductions accumulate in (f16 sums are expected to accumulate in f32).
+ACCUMULATOR = {"f16": "f32", "f32": "f32", "f64": "f64"}
+
+
+@dataclass(frozen=True)
+class TensorType:
+    shape: tuple[int, ...]
+    dtype: str
+
+    def __str__(self) -> str:
+        dims = "".join(f"{d}x" for d in self.shape)
+        return f"tensor<{dims}{self.dtype}>"
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def numel(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+
+@dataclass(frozen=True)
+class TupleType:
+    fields: tuple["Type", ...]
+
+    def __str__(self) -> str:
+        return "tuple<" + ", ".join(str(f) for f in self.fields) + ">"
+
+
+Type = Union[TensorType, TupleType]
+
+
+def is_float(t: Type) -> bool:
+    return isinstance(t, TensorType) and t.dtype in FLOATS
+
+
+def carries_gradient(t: Type) -> bool:
+    """A float tensor or a tuple holding one somewhere (GradientPass.cpp)."""
+    if isinstance(t, TupleType):
+        return any(carries_gradient(f) for f in t.fields)
+    return is_float(t)
+
+
+def is_differentiable(t: Type) -> bool:
+    """A float tensor or a tuple of only such (isDifferentiableType): the
+    parameters that get gradients when require_grads is omitted."""
+    if isinstance(t, TupleType):
+        return all(is_differentiable(f) for f in t.fields)
+    return is_float(t)
+
+
+def storage(value: Any, t: Type) -> Any:
+    """The interpreter's form of a value of type `t`: float64 (holding values of
+    the float type), int64 or bool arrays; nested tuples."""
+    if isinstance(t, TupleType):
+        return tuple(storage(v, f) for v, f in zip(value, t.fields))
+    a = np.asarray(value)
+    if t.dtype in FLOATS:
+        return round_to(a.astype(np.float64), t.dtype)
+    if t.dtype in INTS:
+        return a.astype(np.int64)
+    return a.astype(np.bool_)
+
+
+def round_to(a: np.ndarray, dtype: str) -> np.ndarray:
+    """float64 values rounded to the float type `dtype` (still float64)."""
+    if dtype == "f64":
+        return a
+    with np.errstate(over="ignore"):
+        return a.astype(NUMPY_DTYPE[dtype]).astype(np.float64)
+
+
+def to_program_dtype(value: Any, t: Type) -> Any:
+    """The numpy argument for a parameter of type `t` (a Python tuple for tuples)."""
+    if isinstance(t, TupleType):
+        return tuple(to_program_dtype(v, f) for v, f in zip(value, t.fields))
+    return np.asarray(value).astype(NUMPY_DTYPE[t.dtype])
+
+
+Leaf = tuple[tuple[int, ...], Any, TensorType]  # (path in nested tuples, array, type)
+GradLeaf = tuple[int, tuple[int, ...], np.ndarray]  # (parameter index, path, gradient)
+
+
+def leaves(value: Any, t: Type, path: tuple[int, ...] = ()) -> Iterator[Leaf]:
+    """(path, array, type) of every tensor in a possibly nested tuple value."""
+    if isinstance(t, TupleType):
+        for i, (v, f) in enumerate(zip(value, t.fields)):
+            yield from leaves(v, f, path + (i,))
+    else:
+        yield path, value, t
+
+
+# ============================================================================
+# numpy float64 references (integers in int64, i1 as bool)
+# ============================================================================
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, np.zeros((), x.dtype))
+
+
+def _divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a / b; for integers the quotient truncated toward zero, and x / 0 = 0."""
+    if np.issubdtype(np.result_type(a, b), np.integer):
+        safe = np.where(b == 0, 1, b)
+        q = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
+        return np.where(b == 0, 0, q)
+    return a / b
+
+
+def _reduction(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+    """A reference taking the contract's attributes (axis: absent = all axes)."""
+    def reduce(x: np.ndarray, axis: Optional[Sequence[int]] = None,
+               keepdims: bool = False) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the mean of an empty slice is nan
+            return np.asarray(fn(x, axis=None if axis is None else tuple(axis), keepdims=keepdims))
+    return reduce
+
+
+def _permute_dims(x: np.ndarray, axes: Optional[Sequence[int]] = None) -> np.ndarray:
+    return np.transpose(x, None if axes is None else tuple(axes))
+
+
+def _collapse_sum_to(x: np.ndarray, shape: Sequence[int]) -> np.ndarray:
+    """Sums x down to `shape`, the reverse of numpy broadcasting."""
+    shape = tuple(shape)
+    lead = x.ndim - len(shape)
+    out = x.sum(axis=tuple(range(lead))) if lead else x
+    axes = tuple(i for i, d in enumerate(shape) if d == 1 and out.shape[i] != 1)
+    return out.sum(axis=axes, keepdims=True) if axes else out
+
+
+def _identity(x: Any) -> Any:
+    return x
+
+
+# ============================================================================
+# The op table
+# ============================================================================
+
+# Kinds: how operands are picked by default and how the result type follows.
+UNARY = "unary"        # (x) -> type of x
+BINARY = "binary"      # (a, b) numpy broadcasting -> element type of a
+COMPARE = "compare"    # (a, b) numpy broadcasting -> i1
+SELECT = "select"      # (cond i1, a, b) broadcasting -> element type of a
+REDUCE = "reduce"      # (x) {axis, keepdims}
+SHAPED = "shaped"      # (x) -> the shape the sampler chose, passed to the reference as shape=
+CREATE = "create"      # () -> the type the sampler chose, passed to the reference as shape=
+CUSTOM = "custom"      # a sampler chooses everything; result type from the reference's value
+TUPLE = "tuple"        # tuple construction and access
+MARKER = "marker"      # checkpoint markers (identities)
+
+# Kinds whose ops compute no rounded arithmetic (their float results are exact).
+EXACT_KINDS = frozenset({SHAPED, CREATE, TUPLE, MARKER, SELECT})
+
+# Domain needs of an operand (see `NEEDS` for the predicate and the wrapper).
+POSITIVE = "positive"        # float operand >= 0.1 (log)
+BOUNDED = "bounded"          # float operand within [-3, 3] (exp)
+DENOMINATOR = "denominator"  # float |x| >= 0.25; integer: nonzero unless x / 0 is allowed
+
+Sampler = Callable[["_Generator", "OpSpec"], Optional["Call"]]
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """One op of the dialect, as the generator and the interpreter see it.
+
+    name: the op is `relax.<name>`. kind: one of the kinds above. ref: numpy float64
+    reference, called as ref(*operand_values, **attributes) (plus shape= for SHAPED
+    and CREATE). dtypes: element types its (data) operands may have. needs: a domain
+    need per operand (None: any value). corner / jump: signed distance of the
+    operands to a kink where the op is continuous but not differentiable (corner) or
+    where its value jumps (jump); zero is the kink. exact: the op rounds nothing
+    (default from the kind). weight: how often the generator picks it. sample: a
+    sampler for special shapes/attributes (default: by kind).
+    """
+
+    name: str
+    kind: str
+    ref: Callable[..., Any]
+    dtypes: frozenset[str] = FLOAT
+    needs: tuple[Optional[str], ...] = ()
+    corner: Optional[Callable[..., np.ndarray]] = None
+    jump: Optional[Callable[..., np.ndarray]] = None
+    exact: Optional[bool] = None
+    weight: float = 1.0
+    sample: Optional[Sampler] = None
+
+    @property
+    def is_exact(self) -> bool:
+        return self.exact if self.exact is not None else self.kind in EXACT_KINDS
+
+
+@dataclass
+class Call:
+    """What a sampler chose: operands, attributes and (for SHAPED/CREATE ops) the
+    result type."""
+
+    operands: list["Val"]
+    attrs: dict[str, Any] = field(default_factory=dict)
+    result_type: Optional[TensorType] = None
+    place: str = "inside"
+    focus: float = 0.3   # chance that the next op reads the result (chains ops)
+
+
+# The samplers the table refers to are defined below (section "Samplers"); the
+# table is built at the end of this module's definitions by `_build_table`.
+def _build_table() -> dict[str, OpSpec]:
+    specs = [
+        OpSpec("negative", UNARY, np.negative, NUMERIC, exact=True),
+        OpSpec("exp", UNARY, np.exp, FLOAT, needs=(BOUNDED,)),
+        OpSpec("log", UNARY, np.log, FLOAT, needs=(POSITIVE,)),
+        OpSpec("tanh", UNARY, np.tanh, FLOAT),
+        OpSpec("sigmoid", UNARY, _sigmoid, FLOAT),
+        OpSpec("relu", UNARY, _relu, NUMERIC, corner=lambda x: x, exact=True),
+        OpSpec("add", BINARY, np.add, NUMERIC, weight=1.5),
+        OpSpec("subtract", BINARY, np.subtract, NUMERIC),
+        OpSpec("multiply", BINARY, np.multiply, NUMERIC, weight=1.5),
+        OpSpec("divide", BINARY, _divide, NUMERIC, needs=(None, DENOMINATOR)),
+        OpSpec("greater", COMPARE, np.greater, NUMERIC, jump=np.subtract),
+        OpSpec("where", SELECT, np.where, ANY),
+        OpSpec("sum", REDUCE, _reduction(np.sum), NUMERIC),
+        OpSpec("mean", REDUCE, _reduction(np.mean), FLOAT),
+        OpSpec("matmul", CUSTOM, np.matmul, NUMERIC, sample=_sample_matmul),
+        OpSpec("permute_dims", CUSTOM, _permute_dims, ANY, exact=True, sample=_sample_permute_dims),
+        OpSpec("reshape", SHAPED, np.reshape, ANY, sample=_sample_reshape),
+        OpSpec("broadcast_to", SHAPED, np.broadcast_to, ANY, sample=_sample_broadcast_to),
+        OpSpec("collapse_sum_to", SHAPED, _collapse_sum_to, NUMERIC, exact=False,
+               sample=_sample_collapse_sum_to),
+        OpSpec("zeros", CREATE, np.zeros, ANY, weight=0.25),
+        OpSpec("ones", CREATE, np.ones, ANY, weight=0.25),
+        OpSpec("tuple", TUPLE, lambda *fields: tuple(fields), ANY, weight=0.7,
+               sample=_sample_tuple),
+        OpSpec("tuple_get_item", TUPLE, lambda t, index: t[index], ANY, weight=0.7,
+               sample=_sample_tuple_get_item),
+        OpSpec("start_checkpoint", MARKER, _identity, ANY, weight=1.5,
+               sample=_sample_start_checkpoint),
+        OpSpec("end_checkpoint", MARKER, _identity, ANY, weight=1.5,
+               sample=_sample_end_checkpoint),
+    ]
+    return {s.name: s for s in specs}
+
+
+# Relax ops that are structure, not bindings: the generator writes them itself.
+STRUCTURAL = frozenset({"dataflow", "output"})
+
+
+# ============================================================================
+# Programs
+# ============================================================================
+
+@dataclass
+class Param:
+    name: str
+    type: Type
+    named: bool = True  # has a relax.name attribute
+
+
+@dataclass
+class Binding:
+    """`result = op(operands) {attrs} : type`, placed before, inside or after the
+    dataflow block. `op` is a relax op name (table key) or "constant"."""
+
+    result: str
+    op: str
+    operands: list[str]
+    attrs: dict[str, Any]
+    type: Type
+    place: str = "inside"
+    const: Optional[np.ndarray] = None  # the value of a constant (storage form)
+    active: bool = False                # an operand depends on a float parameter
+
+
+@dataclass
+class Program:
+    seed: int
+    func: str
+    dtype: str                       # the float element type of the program
+    params: list[Param]
+    bindings: list[Binding]
+    ret: str                         # the returned value's name
+    target_index: int
+    require_grads: Optional[list[Union[int, str]]]
+    args: list[Any]                  # arguments, numpy arrays in the program's types
+    features: set[str] = field(default_factory=set)
+
+    @property
+    def types(self) -> dict[str, Type]:
+        t = {p.name: p.type for p in self.params}
+        t.update({b.result: b.type for b in self.bindings})
+        return t
+
+    @property
+    def result_type(self) -> Type:
+        return self.types[self.ret]
+
+    def grad_params(self) -> list[int]:
+        """Indices of the parameters whose gradients the adjoint returns, in order."""
+        if self.require_grads is None:
+            return [i for i, p in enumerate(self.params) if is_differentiable(p.type)]
+        names = [p.name for p in self.params]
+        return [names.index(r) if isinstance(r, str) else r for r in self.require_grads]
+
+    def gradient_kwargs(self) -> dict[str, Any]:
+        return {"func": self.func, "require_grads": self.require_grads,
+                "target_index": self.target_index}
+
+    def text(self) -> str:
+        """The MLIR text: generic op form, one dataflow block."""
+        types = self.types
+        inside = {b.result for b in self.bindings if b.place == "inside"}
+        outputs: list[str] = []
+        for b in self.bindings:
+            if b.place == "after":
+                outputs += [o for o in b.operands if o in inside and o not in outputs]
+        if self.ret in inside and self.ret not in outputs:
+            outputs.append(self.ret)
+        if len(outputs) == 1:
+            ref = {outputs[0]: "%r"}
+        else:
+            ref = {o: f"%r#{i}" for i, o in enumerate(outputs)}
+
+        def line(b: Binding, names: dict[str, str]) -> str:
+            if b.op == "constant":
+                return f"%{b.result} = arith.constant {dense_text(b.const, b.type)} : {b.type}"
+            operands = ", ".join(names.get(o, f"%{o}") for o in b.operands)
+            otypes = ", ".join(str(types[o]) for o in b.operands)
+            return (f'%{b.result} = "relax.{b.op}"({operands}){attr_dict_text(b.attrs)} : '
+                    f"({otypes}) -> {b.type}")
+
+        sig = ", ".join(f"%{p.name}: {p.type}"
+                        + (f' {{relax.name = "{p.name}"}}' if p.named else "")
+                        for p in self.params)
+        rtype = self.result_type
+        out = [f"func.func @{self.func}({sig}) -> {rtype} {{"]
+        out += ["  " + line(b, {}) for b in self.bindings if b.place == "before"]
+        otypes = ", ".join(str(types[o]) for o in outputs)
+        lhs = "%r" if len(outputs) == 1 else f"%r:{len(outputs)}"
+        out.append(f"  {lhs} = relax.dataflow -> ({otypes}) {{")
+        out += ["    " + line(b, {}) for b in self.bindings if b.place == "inside"]
+        out.append(f"    relax.output {', '.join('%' + o for o in outputs)} : {otypes}")
+        out.append("  }")
+        out += ["  " + line(b, ref) for b in self.bindings if b.place == "after"]
+        out.append(f"  return {ref.get(self.ret, '%' + self.ret)} : {rtype}")
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+    def describe_args(self) -> str:
+        """The arguments, for a failure report."""
+        with np.printoptions(precision=17, threshold=200):
+            return "\n".join(f"{p.name} = {a!r}" for p, a in zip(self.params, self.args))
+
+
+def attr_text(value: Any) -> str:
+    """An attribute value in the contract's kinds (as relax_testing.attr_text)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"{value} : i64"
+    if isinstance(value, (list, tuple)):
+        return "array<i64" + (": " + ", ".join(str(int(v)) for v in value) if value else "") + ">"
+    raise TypeError(f"no attribute text for {value!r}")
+
+
+def attr_dict_text(attrs: dict[str, Any]) -> str:
+    items = [f"{k} = {attr_text(v)}" for k, v in attrs.items() if v is not None]
+    return " {" + ", ".join(items) + "}" if items else ""
+
+
+def _scalar_text(x: Any, dtype: str) -> str:
+    if dtype == "i1":
+        return "true" if x else "false"
+    if dtype in INTS:
+        return str(int(x))
+    s = f"{float(x):.17g}"
+    if "e" in s and "." not in s:
+        s = s.replace("e", ".0e")
+    elif "e" not in s and "." not in s:
+        s += ".0"
+    return s
+
+
+def dense_text(value: np.ndarray, t: TensorType) -> str:
+    """`dense<...>` of a constant: a splat when all elements are equal."""
+    flat = value.reshape(-1)
+    if flat.size == 0:
+        return "dense<>"
+    if np.all(flat == flat[0]):
+        return f"dense<{_scalar_text(flat[0], t.dtype)}>"
+
+    def nest(a: np.ndarray) -> str:
+        if a.ndim == 0:
+            return _scalar_text(a, t.dtype)
+        return "[" + ", ".join(nest(x) for x in a) + "]"
+    return f"dense<{nest(value)}>"
+
+
+# ============================================================================
+# The interpreter
+# ============================================================================
+
+@dataclass
+class Kink:
+    """A non-smooth op's operands at one evaluation: the sign pattern of their
+    signed distance to the kink, and the smallest distance."""
+
+    binding: int
+    jump: bool          # the value jumps there (greater); else only the derivative (relu)
+    active: bool        # the operands depend on a float parameter
+    pattern: bytes
+    distance: float
+
+
+@dataclass
+class Trace:
+    env: dict[str, Any]
+    result: Any
+    target: float
+    kinks: list[Kink]
+    scale: float        # the largest magnitude of any float value computed
+
+
+def apply_op(spec: OpSpec, values: Sequence[Any], attrs: dict[str, Any], rtype: Type,
+             jitter: Optional[np.random.Generator] = None, ulps: float = 0.0) -> Any:
+    """One op on interpreter values; float results rounded to their type. With
+    `jitter`, every rounding op perturbs its result by up to `ulps` times eps of its
+    type, and its float operands by `ulps` times eps of the accumulator times
+    sqrt(operand elements per result element) (products inside a matmul, terms of
+    a reduction: see `forward_tolerance`)."""
+    kwargs = dict(attrs)
+    if spec.kind in (SHAPED, CREATE):
+        kwargs["shape"] = rtype.shape
+    rel = ulps * EPS[rtype.dtype] if is_float(rtype) else 0.0
+    if jitter is not None and rel and not spec.is_exact:
+        out_n = max(1, rtype.numel)
+        acc = ulps * EPS[ACCUMULATOR[rtype.dtype]]
+        values = [_perturb(v, jitter, acc * math.sqrt(max(1.0, v.size / out_n)))
+                  if isinstance(v, np.ndarray) and v.dtype == np.float64 else v
+                  for v in values]
+    with np.errstate(all="ignore"):
+        value = spec.ref(*values, **kwargs)
+    value = storage(value, rtype)
+    if jitter is not None and rel and not spec.is_exact:
+        value = round_to(_perturb(value, jitter, rel), rtype.dtype)
+    return value
+
+
+def _perturb(a: np.ndarray, gen: np.random.Generator, rel: float) -> np.ndarray:
+    return a * (1.0 + rel * gen.uniform(-1.0, 1.0, a.shape))
+
+
+def internal_args(program: Program, args: Optional[Sequence[Any]] = None) -> list[Any]:
+    args = program.args if args is None else args
+    return [storage(a, p.type) for a, p in zip(args, program.params)]
+
+
+def evaluate(program: Program, args: Optional[Sequence[Any]] = None,
+             jitter: Optional[np.random.Generator] = None, ulps: float = 0.0,
+             prepared: Optional[Sequence[Any]] = None) -> Trace:
+    """Runs the program in float64 (each float result rounded to the program's type;
+    exact for f64), recording kinks. `args` default to the program's; `prepared`
+    are arguments already in the interpreter's form."""
+    if prepared is None:
+        prepared = internal_args(program, args)
+    env: dict[str, Any] = {p.name: a for p, a in zip(program.params, prepared)}
+    kinks: list[Kink] = []
+    scale = 0.0
+    for i, b in enumerate(program.bindings):
+        if b.op == "constant":
+            env[b.result] = b.const
+            continue
+        spec = OPS[b.op]
+        values = [env[o] for o in b.operands]
+        for fn, jump in ((spec.corner, False), (spec.jump, True)):
+            if fn is not None and all(v.dtype == np.float64 for v in values):
+                d = np.asarray(fn(*values))
+                kinks.append(Kink(i, jump, b.active, (d > 0).tobytes(),
+                                  float(np.min(np.abs(d))) if d.size else math.inf))
+        value = apply_op(spec, values, b.attrs, b.type, jitter, ulps)
+        env[b.result] = value
+        if is_float(b.type) and value.size:
+            scale = max(scale, float(np.max(np.abs(value))))
+    result = env[program.ret]
+    target = result if isinstance(program.result_type, TensorType) else result[program.target_index]
+    return Trace(env, result, float(target), kinks, scale)
+
+
+def kink_distance(trace: Trace) -> float:
+    """The smallest distance of an active non-smooth op to its kink (inf: none)."""
+    return min((k.distance for k in trace.kinks if k.active), default=math.inf)
+
+
+# ============================================================================
+# The generator
+# ============================================================================
+
+@dataclass(frozen=True)
+class GenConfig:
+    """Knobs of the generator (the defaults are what the tests and the soak use)."""
+
+    min_ops: int = 3
+    max_ops: int = 12
+    max_numel: int = 96            # largest tensor the generator keeps
+    max_numel_f16: int = 256       # in f16 programs (forward-only: reductions of more terms)
+    max_param_numel: int = 32      # largest parameter
+    max_params: int = 6
+    int_div_zero: bool = True      # integer divisors may be 0 (x / 0 = 0)
+    dtype_weights: tuple[tuple[str, float], ...] = (("f64", 0.72), ("f32", 0.16), ("f16", 0.12))
+
+
+# Magnitude limits of values the generator keeps (f16 tops out at 65504).
+VALUE_LIMIT = {"f64": 1e4, "f32": 1e4, "f16": 200.0}
+INT_LIMIT = 2 ** 24
+
+
+@dataclass
+class Val:
+    """A value in the generator's pool."""
+
+    name: str
+    type: Type
+    value: Any
+    active: bool             # depends on a float parameter
+    place: str               # "param", "before" or "inside"
+    order: int               # creation order
+    depth: int = 0           # checkpoint nesting depth (as GradientPass.cpp counts it)
+    uses: int = 0
+
+
+class _Generator:
+    """Builds one program: parameters, then random ops over a pool of values (each
+    evaluated as it is bound), then the target and the returned value."""
+
+    def __init__(self, seed: int, config: GenConfig) -> None:
+        self.seed = seed
+        self.cfg = config
+        self.rng = np.random.default_rng([seed, 0x5EED])
+        names, weights = zip(*config.dtype_weights)
+        self.dtype: str = str(self.rng.choice(names, p=np.array(weights) / sum(weights)))
+        self.int_dtypes = [d for d in ("i32", "i64") if self.rng.random() < 0.6] or ["i64"]
+        self.zero_dims = self.rng.random() < 0.12
+        self.use_checkpoints = self.rng.random() < 0.4
+        self.params: list[Param] = []
+        self.args: list[Any] = []          # interpreter form
+        self.bindings: list[Binding] = []
+        self.pool: list[Val] = []
+        self.features: set[str] = {self.dtype}
+        self.counter = 0
+        self.focus: Optional[Val] = None
+        self.open_segments = 0
+        self.max_numel = config.max_numel_f16 if self.dtype == "f16" else config.max_numel
+
+    # -- random helpers ---------------------------------------------------------
+
+    def chance(self, p: float) -> bool:
+        return bool(self.rng.random() < p)
+
+    def choice(self, items: Sequence[Any], weights: Optional[Sequence[float]] = None) -> Any:
+        p = None if weights is None else np.asarray(weights, float) / float(np.sum(weights))
+        return items[int(self.rng.choice(len(items), p=p))]
+
+    def dim(self, nonzero: bool = False) -> int:
+        dims, weights = [1, 2, 3, 4, 5], [3.0, 3.0, 2.0, 1.2, 0.5]
+        if self.zero_dims and not nonzero:
+            dims, weights = dims + [0], weights + [0.5]
+        return int(self.choice(dims, weights))
+
+    def shape(self, max_rank: int = 5) -> tuple[int, ...]:
+        ranks = [r for r in range(6) if r <= max_rank]
+        rank = int(self.choice(ranks, [1.5, 2.0, 2.0, 1.5, 0.8, 0.5][:len(ranks)]))
+        for _ in range(20):
+            s = tuple(self.dim() for _ in range(rank))
+            if int(np.prod(s)) <= self.cfg.max_param_numel:
+                return s
+        return (1,) * rank
+
+    def partner_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
+        """A shape that broadcasts with `shape` (the same, a sub-shape, a bigger one or ())."""
+        mode = self.choice(["same", "sub", "super", "scalar"], [0.4, 0.3, 0.2, 0.1])
+        if mode == "same":
+            return shape
+        if mode == "scalar":
+            return ()
+        if mode == "sub":
+            s = list(shape[int(self.rng.integers(0, len(shape) + 1)):])
+            return tuple(1 if self.chance(0.4) else d for d in s)
+        s = [self.dim() if d == 1 and self.chance(0.5) else d for d in shape]
+        while len(s) < 5 and self.chance(0.35):
+            s.insert(0, self.dim())
+        return tuple(s)
+
+    def value_of(self, t: TensorType) -> np.ndarray:
+        """Random input data of type `t` (interpreter form)."""
+        if t.dtype in FLOATS:
+            lo, hi = self.choice([(-1.5, 1.5), (-1.5, 1.5), (0.2, 2.0), (-3.0, 3.0)])
+            return round_to(self.rng.uniform(lo, hi, t.shape), t.dtype)
+        if t.dtype in INTS:
+            return self.rng.integers(-4, 5, t.shape).astype(np.int64)
+        return self.rng.random(t.shape) < 0.5
+
+    def new_name(self, prefix: str = "v") -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    # -- the pool ------------------------------------------------------------------
+
+    def pick(self, pred: Callable[[Val], bool], fresh: Optional[TensorType] = None,
+             tuples: bool = False) -> Optional[Val]:
+        """A pool value satisfying `pred` (recent and unused values preferred; the
+        focus value first when it fits), else a fresh value of type `fresh`."""
+        if self.focus is not None and pred(self.focus) and self.chance(0.85):
+            v, self.focus = self.focus, None
+            return v
+        cands = [v for v in self.pool
+                 if (tuples or isinstance(v.type, TensorType)) and pred(v)]
+        if cands:
+            n = len(self.pool)
+            w = [(3.0 if v.uses == 0 else 1.0) * (1.0 + 2.0 * v.order / max(1, n))
+                 * (1.5 if v.active else 1.0) for v in cands]
+            return self.choice(cands, w)
+        return self.fresh(fresh) if fresh is not None else None
+
+    def pick_dtype(self, spec: OpSpec) -> str:
+        """An element type `spec` accepts in this program (mostly the float type)."""
+        allowed = [d for d in [self.dtype] + self.int_dtypes + ["i1"] if d in spec.dtypes]
+        weights = [6.0 if d in FLOATS else (1.5 if d in INTS else 0.5) for d in allowed]
+        return str(self.choice(allowed, weights))
+
+    def fresh(self, t: TensorType) -> Val:
+        """A new value of type `t`: a parameter, a constant, or zeros/ones."""
+        small = t.numel <= self.cfg.max_param_numel and len(self.params) < self.cfg.max_params
+        kind = self.choice(["param", "constant", "create"],
+                           [3.0 if small else 0.0, 2.0, 0.6 if t.dtype in FLOATS else 1.0])
+        if kind == "param":
+            return self.add_param(t)
+        if kind == "constant":
+            return self.add_constant(t)
+        spec = OPS[self.choice(["zeros", "ones"])]
+        v = self.finish(spec, Call([], {}, t), check=False)
+        assert v is not None
+        return v
+
+    def add_param(self, t: Type) -> Val:
+        name = f"p{len(self.params)}"
+        self.params.append(Param(name, t, named=not self.chance(0.05)))
+        value = self.random_value(t)
+        self.args.append(value)
+        v = Val(name, t, value, carries_gradient(t), "param", len(self.pool))
+        self.pool.append(v)
+        return v
+
+    def random_value(self, t: Type) -> Any:
+        if isinstance(t, TupleType):
+            return tuple(self.random_value(f) for f in t.fields)
+        return self.value_of(t)
+
+    def add_constant(self, t: TensorType) -> Val:
+        value = self.value_of(t)
+        if t.dtype in FLOATS:
+            # Short decimals read well in the text; some splats.
+            value = round_to(np.round(value, 3) if self.chance(0.7) else value, t.dtype)
+            if t.numel > 1 and self.chance(0.2):
+                value = np.full(t.shape, value.reshape(-1)[0])
+        name = self.new_name("c")
+        place = "before" if self.chance(0.4) else "inside"
+        self.bindings.append(Binding(name, "constant", [], {}, t, place, const=value))
+        self.features.add("constant")
+        if place == "before":
+            self.features.add("glue-before")
+        v = Val(name, t, value, False, place, len(self.pool))
+        self.pool.append(v)
+        return v
+
+    def note(self, t: Type) -> None:
+        """Records type features (ranks, size-1 / 0-size dims, element types)."""
+        if isinstance(t, TupleType):
+            self.features.add("tuple")
+            if any(isinstance(f, TupleType) for f in t.fields):
+                self.features.add("nested-tuple")
+            for f in t.fields:
+                self.note(f)
+            return
+        self.features.add(f"rank{t.rank}")
+        self.features.add(t.dtype)
+        if 1 in t.shape:
+            self.features.add("size-1-dim")
+        if 0 in t.shape:
+            self.features.add("0-size-dim")
+
+    # -- bindings ------------------------------------------------------------------
+
+    def acceptable(self, value: Any, t: Type) -> bool:
+        if isinstance(t, TupleType):
+            return True
+        if t.numel > self.max_numel:
+            return False
+        if t.dtype in FLOATS:
+            return bool(np.all(np.isfinite(value))) and (
+                value.size == 0 or float(np.max(np.abs(value))) <= VALUE_LIMIT[t.dtype])
+        if t.dtype in INTS:
+            return value.size == 0 or int(np.max(np.abs(value))) <= INT_LIMIT
+        return True
+
+    def finish(self, spec: OpSpec, call: Call, check: bool = True) -> Optional[Val]:
+        """Evaluates a sampled call and, when its value is acceptable, binds it."""
+        ops = call.operands
+        values = [v.value for v in ops]
+        rtype = call.result_type or self.infer_type(spec, ops, values, call.attrs)
+        value = apply_op(spec, values, call.attrs, rtype)
+        if check and not self.acceptable(value, rtype):
+            return None
+        name = self.new_name()
+        active = any(v.active for v in ops)
+        self.bindings.append(Binding(name, spec.name, [v.name for v in ops], dict(call.attrs),
+                                     rtype, call.place, active=active))
+        # Checkpoint bookkeeping: a start marker opens a segment whose first op
+        # reads it; an end marker closes one and is read next.
+        depth = max((v.depth for v in ops), default=0)
+        if spec.name == "start_checkpoint":
+            depth += 1
+            self.open_segments += 1
+            self.features.add("checkpoint")
+        elif spec.name == "end_checkpoint":
+            depth = max(depth - 1, 0)
+            self.open_segments = max(0, self.open_segments - 1)
+        v = Val(name, rtype, value, active and carries_gradient(rtype),
+                "before" if call.place == "before" else "inside", len(self.pool), depth)
+        for o in ops:
+            o.uses += 1
+        self.pool.append(v)
+        if spec.kind == MARKER:
+            self.focus = v
+        self.features.add(spec.name)
+        if call.place == "before":
+            self.features.add("glue-before")
+        self.note(rtype)
+        return v
+
+    def infer_type(self, spec: OpSpec, ops: list[Val], values: list[Any],
+                   attrs: dict[str, Any]) -> Type:
+        """The result type, from the reference's value on the operand values."""
+        if spec.kind == TUPLE and spec.name == "tuple":
+            return TupleType(tuple(v.type for v in ops))
+        if spec.kind == TUPLE:
+            return ops[0].type.fields[attrs["index"]]
+        if spec.kind == MARKER:
+            return ops[0].type
+        with np.errstate(all="ignore"):
+            try:
+                value = np.asarray(spec.ref(*values, **attrs))
+            except (ValueError, IndexError) as e:  # a sampler bug
+                raise AssertionError(f"{spec.name} on {[str(v.type) for v in ops]} {attrs}: {e}")
+        if value.dtype == np.bool_:
+            dtype = "i1"
+        else:
+            want = FLOATS if np.issubdtype(value.dtype, np.floating) else INTS
+            dtype = next(v.type.dtype for v in ops
+                         if isinstance(v.type, TensorType) and v.type.dtype in want)
+        return TensorType(tuple(value.shape), dtype)
+
+    def apply(self, name: str, operands: list[Val], **attrs: Any) -> Val:
+        """Binds `name(operands)` without the acceptance check (wrappers)."""
+        v = self.finish(OPS[name], Call(operands, attrs), check=False)
+        assert v is not None
+        return v
+
+    def meet(self, v: Val, need: Optional[str]) -> Val:
+        """`v`, or `v` wrapped so that it satisfies the domain need."""
+        if need is None or not isinstance(v.type, TensorType):
+            return v
+        ok, wrap = NEEDS[need]
+        if ok(self, v):
+            return v
+        return wrap(self, v)
+
+    def try_op(self, spec: OpSpec) -> Optional[Val]:
+        sampler = spec.sample or DEFAULT_SAMPLERS[spec.kind]
+        call = sampler(self, spec)
+        if call is None:
+            return None
+        v = self.finish(spec, call)
+        if v is not None and spec.kind != MARKER and self.chance(call.focus):
+            self.focus = v
+        return v
+
+    # -- the program -----------------------------------------------------------
+
+    def build(self) -> Program:
+        cfg = self.cfg
+        # Parameters: float tensors, sometimes integer ones and a tuple.
+        for _ in range(int(self.rng.integers(1, 4))):
+            self.add_param(TensorType(self.shape(), self.dtype))
+        if self.chance(0.3):
+            self.add_param(TensorType(self.shape(), self.choice(self.int_dtypes)))
+        if self.chance(0.25):
+            self.add_tuple_param()
+        for _ in range(int(self.rng.choice([0, 0, 1, 2]))):
+            self.add_constant(TensorType(self.shape(), self.choice([self.dtype] + self.int_dtypes)))
+
+        names = list(OPS)
+        n_ops = int(self.rng.integers(cfg.min_ops, cfg.max_ops + 1))
+        if self.chance(0.08):
+            n_ops *= 3  # now and then a long program
+        done = 0
+        for _ in range(n_ops * 8):
+            if done >= n_ops:
+                break
+            weights = [self.weight(OPS[n]) for n in names]
+            spec = OPS[self.choice(names, weights)]
+            if self.try_op(spec) is not None:
+                done += 1
+        while self.open_segments > 0 and self.chance(0.85):
+            self.try_op(OPS["end_checkpoint"])
+
+        target = self.build_target()
+        scalars = [v for v in self.params if v.type == TensorType((), self.dtype)]
+        if scalars and self.chance(0.05):
+            # A parameter returned unchanged as the target (its gradient is 1).
+            target = next(v for v in self.pool if v.name == scalars[0].name)
+            self.features.add("param-target")
+        ret, target_index = self.build_result(target)
+        require = self.choose_require_grads()
+        func = "main" if self.chance(0.8) else self.choice(["f", "loss", "net_2"])
+        if func != "main":
+            self.features.add("func-name")
+        if any(not p.named for p in self.params):
+            self.features.add("unnamed-param")
+        program = Program(self.seed, func, self.dtype, self.params, self.bindings, ret,
+                          target_index, require,
+                          [to_program_dtype(a, p.type) for a, p in zip(self.args, self.params)],
+                          self.features)
+        return program
+
+    def weight(self, spec: OpSpec) -> float:
+        if spec.kind == MARKER and not self.use_checkpoints:
+            return 0.0
+        if spec.name == "end_checkpoint" and self.open_segments == 0:
+            return 0.05
+        return spec.weight
+
+    def add_tuple_param(self) -> None:
+        fields: list[Type] = []
+        for _ in range(int(self.rng.integers(1, 4))):
+            if self.chance(0.15):
+                inner = tuple(TensorType(self.shape(3), self.dtype)
+                              for _ in range(int(self.rng.integers(1, 3))))
+                fields.append(TupleType(inner))
+            else:
+                dtype = self.dtype if self.chance(0.8) else self.choice(self.int_dtypes)
+                fields.append(TensorType(self.shape(4), dtype))
+        t = self.add_param(TupleType(tuple(fields)))
+        self.features.add("tuple-param")
+        self.note(t.type)
+        # Read the fields back, before the dataflow block or inside it.
+        stack = [t]
+        while stack:
+            tv = stack.pop()
+            for i in range(len(tv.type.fields)):
+                if self.chance(0.85):
+                    place = "before" if tv.place != "inside" and self.chance(0.5) else "inside"
+                    v = self.finish(OPS["tuple_get_item"], Call([tv], {"index": i}, place=place),
+                                    check=False)
+                    assert v is not None
+                    if isinstance(v.type, TupleType):
+                        stack.append(v)
+
+    def build_target(self) -> Val:
+        """Sums/means of the unused float values, added up: the 0-d float target."""
+        sinks = [v for v in self.pool if is_float(v.type) and v.uses == 0 and v.place != "param"]
+        sinks.sort(key=lambda v: (v.active, v.order), reverse=True)
+        sinks = sinks[:4]
+        if not any(v.active for v in sinks):
+            active = [v for v in self.pool if is_float(v.type) and v.active]
+            sinks.insert(0, max(active, key=lambda v: (v.uses == 0, v.order)))
+        flag = self.route_integer()
+        if flag is not None:
+            sinks.append(flag)
+        terms = [self.reduce_to_scalar(v) for v in sinks]
+        target = terms[0]
+        for t in terms[1:]:
+            op = self.choice(["add", "subtract", "multiply"], [0.7, 0.15, 0.15])
+            if op == "multiply" and abs(float(target.value)) * abs(float(t.value)) > 100:
+                op = "add"
+            nxt = self.finish(OPS[op], Call([target, t]))
+            if nxt is not None:
+                target = nxt
+        return target
+
+    def route_integer(self) -> Optional[Val]:
+        """where(cond, a, b) with cond an unused i1 value or greater(unused integer, x):
+        how integers reach the float target."""
+        unused = [v for v in self.pool if isinstance(v.type, TensorType) and v.uses == 0
+                  and v.type.dtype not in FLOATS and v.place != "param"]
+        if not unused or self.chance(0.3):
+            return None
+        x = max(unused, key=lambda v: v.order)
+        cond: Optional[Val] = x
+        if x.type.dtype in INTS:
+            cond = self.finish(OPS["greater"], Call([x, _pick_partner(self, x)]))
+        if cond is None:
+            return None
+        dt = self.dtype
+        a = self.pick(_tensor(lambda t: t.dtype == dt and _fits(t.shape, cond.type.shape)),
+                      TensorType(self.partner_shape(cond.type.shape), dt))
+        assert a is not None
+        b = _pick_partner(self, a, cond.type.shape)
+        self.features.add("integer-to-target")
+        return self.finish(OPS["where"], Call([cond, a, b]))
+
+    def reduce_to_scalar(self, v: Val) -> Val:
+        t = v.type
+        assert isinstance(t, TensorType)
+        mode = self.choice(["sum", "mean", "axes", "keepdims"], [0.35, 0.3, 0.2, 0.15])
+        op = "mean" if mode != "sum" and t.numel > 0 and self.chance(0.6) else "sum"
+        if self.dtype == "f16" and t.numel > 16:
+            op = "mean"  # a sum could overflow f16
+        if mode == "axes":
+            axes = [a - t.rank if self.chance(0.4) else a for a in range(t.rank)]
+            r = self.apply(op, [v], axis=axes)
+            if any(a < 0 for a in axes):
+                self.features.add("negative-axis")
+        elif mode == "keepdims" and t.rank > 0:
+            r = self.apply(op, [v], keepdims=True)
+            self.features.add("keepdims")
+            r = self.finish(OPS["reshape"], Call([r], {}, TensorType((), t.dtype)), check=False)
+            assert r is not None
+        else:
+            r = self.apply(op, [v])
+        return r
+
+    def build_result(self, target: Val) -> tuple[str, int]:
+        """The returned value: the target, or a tuple holding it (built inside the
+        dataflow block or after it) with other values; returns (name, target_index).
+        A parameter as the target (returned unchanged) sits in a tuple built inside."""
+        param_target = target.place == "param"
+        if self.chance(0.55) and not param_target:
+            return target.name, 0
+        self.features.add("tuple-result")
+        extras: list[Val] = []
+        cands = [v for v in self.pool if v is not target]
+        weights = [4.0 if v.uses == 0 and not is_float(v.type) else 1.0 for v in cands]
+        for _ in range(int(self.rng.integers(1, 4))):
+            extras.append(self.choice(cands, weights))
+        if self.chance(0.1):
+            extras.append(target)  # the target twice
+        fields = extras + [target]
+        order = list(self.rng.permutation(len(fields)))
+        fields = [fields[i] for i in order]
+        target_index = fields.index(target)
+        if target_index > 0:
+            self.features.add("target-index")
+        after = self.chance(0.5) and not param_target
+        place = "after" if after else "inside"
+        if after:
+            self.features.add("glue-after")
+        if len(fields) > 2 and self.chance(0.3):
+            # Nest two non-target fields into an inner tuple.
+            j = next(i for i in range(len(fields)) if i != target_index)
+            k = next((i for i in range(j + 1, len(fields)) if i != target_index), None)
+            if k is not None:
+                inner = self.finish(OPS["tuple"], Call([fields[j], fields[k]], place=place),
+                                    check=False)
+                assert inner is not None
+                fields = [f for i, f in enumerate(fields) if i != k]
+                fields[j] = inner
+                target_index = fields.index(target)
+        if after and self.chance(0.25):
+            # Read a field back after the block (an alias) and return it.
+            j = next((i for i in range(len(fields)) if i != target_index), None)
+            if j is not None:
+                k = j if self.chance(0.5) else target_index  # alias the target itself or not
+                tmp = self.finish(OPS["tuple"], Call([fields[j], target], place=place), check=False)
+                assert tmp is not None
+                again = self.finish(OPS["tuple_get_item"],
+                                    Call([tmp], {"index": 0 if k == j else 1}, place=place),
+                                    check=False)
+                assert again is not None
+                fields[k] = again
+        res = self.finish(OPS["tuple"], Call(fields, place=place), check=False)
+        assert res is not None
+        return res.name, target_index
+
+    def choose_require_grads(self) -> Optional[list[Union[int, str]]]:
+        diff = [i for i, p in enumerate(self.params) if is_differentiable(p.type)]
+        if self.chance(0.65) or not diff:
+            return None
+        self.features.add("require-grads")
+        k = int(self.rng.integers(1, len(diff) + 1))
+        chosen = [diff[int(i)] for i in self.rng.permutation(len(diff))[:k]]
+        return [self.params[i].name if self.params[i].named and self.chance(0.5) else i
+                for i in chosen]
+
+
+# ============================================================================
+# Domain needs: predicate on the actual value, and a wrapper that ensures it
+# ============================================================================
+
+def _all(v: Val, cond: Callable[[np.ndarray], np.ndarray]) -> bool:
+    return bool(np.all(cond(v.value)))
+
+
+def _exp_tanh(g: _Generator, v: Val) -> Val:
+    """exp(tanh(v)), within [0.37, 2.72]."""
+    return g.apply("exp", [g.apply("tanh", [v])])
+
+
+def _denominator_ok(g: _Generator, v: Val) -> bool:
+    if v.type.dtype in INTS:
+        return g.cfg.int_div_zero or _all(v, lambda x: x != 0)
+    return _all(v, lambda x: np.abs(x) >= 0.25)
+
+
+def _denominator(g: _Generator, v: Val) -> Val:
+    """exp(tanh(v)), sometimes negated; for integers 2 v + 1 (odd, so never 0)."""
+    if v.type.dtype in INTS:
+        ones = g.finish(OPS["ones"], Call([], {}, v.type), check=False)
+        assert ones is not None
+        return g.apply("add", [g.apply("add", [v, v]), ones])
+    w = _exp_tanh(g, v)
+    return g.apply("negative", [w]) if g.chance(0.3) else w
+
+
+NEEDS: dict[str, tuple[Callable[[_Generator, Val], bool], Callable[[_Generator, Val], Val]]] = {
+    POSITIVE: (lambda g, v: _all(v, lambda x: x >= 0.1), _exp_tanh),
+    BOUNDED: (lambda g, v: _all(v, lambda x: np.abs(x) <= 3.0), lambda g, v: g.apply("tanh", [v])),
+    DENOMINATOR: (_denominator_ok, _denominator),
+}
+
+
+# ============================================================================
+# Samplers
+# ============================================================================
+
+def _tensor(pred: Callable[[TensorType], bool]) -> Callable[[Val], bool]:
+    return lambda v: isinstance(v.type, TensorType) and pred(v.type)
+
+
+def _broadcasts(*shapes: tuple[int, ...]) -> Optional[tuple[int, ...]]:
+    """The numpy broadcast shape, or None."""
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        return None
+
+
+def _fits(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return _broadcasts(a, b) is not None
+
+
+def _sample_unary(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    dtype = g.pick_dtype(spec)
+    v = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
+    assert v is not None
+    return Call([g.meet(v, spec.needs[0] if spec.needs else None)])
+
+
+def _pick_partner(g: _Generator, a: Val, *others: tuple[int, ...]) -> Val:
+    """A value of a's element type that broadcasts with a (and `others`)."""
+    shapes = (a.type.shape,) + others
+    full = _broadcasts(*shapes)
+    assert full is not None
+    if g.chance(0.55):
+        def fits(t: TensorType) -> bool:
+            s = _broadcasts(t.shape, *shapes)
+            return (t.dtype == a.type.dtype and s is not None
+                    and int(np.prod(s)) <= g.max_numel)
+        b = g.pick(_tensor(fits))
+        if b is not None and (b is not a or g.chance(0.3)):
+            return b
+    return g.fresh(TensorType(g.partner_shape(full), a.type.dtype))
+
+
+def _sample_binary(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    dtype = g.pick_dtype(spec)
+    if dtype == "i1":
+        return None
+    a = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
+    assert a is not None
+    b = _pick_partner(g, a)
+    ops = [a, b] if g.chance(0.5) else [b, a]
+    needs = spec.needs or (None, None)
+    ops = [g.meet(v, n) for v, n in zip(ops, needs)]
+    if _broadcasts(a.type.shape, b.type.shape) != a.type.shape or a.type.shape != b.type.shape:
+        g.features.add("broadcast")
+    return Call(ops)
+
+
+def _sample_select(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    cond = g.pick(_tensor(lambda t: t.dtype == "i1"))
+    if cond is None or g.chance(0.3):
+        cond = g.try_op(OPS["greater"])
+        if cond is None:
+            return None
+    dtype = g.pick_dtype(spec)
+    a = g.pick(_tensor(lambda t: t.dtype == dtype and _fits(t.shape, cond.type.shape)),
+               TensorType(g.partner_shape(cond.type.shape), dtype))
+    assert a is not None
+    b = _pick_partner(g, a, cond.type.shape)
+    return Call([cond, a, b] if g.chance(0.5) else [cond, b, a])
+
+
+def _sample_reduce(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    dtype = g.pick_dtype(spec)
+    if dtype == "i1":
+        return None
+    x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
+    assert x is not None
+    rank = x.type.rank
+    attrs: dict[str, Any] = {}
+    mode = g.choice(["all", "none", "some"], [0.3, 0.1, 0.6] if rank else [0.6, 0.4, 0.0])
+    if mode == "none":
+        attrs["axis"] = []
+        g.features.add("empty-axis")
+    elif mode == "some":
+        k = int(g.rng.integers(1, rank + 1))
+        axes = [int(a) for a in g.rng.permutation(rank)[:k]]
+        if g.chance(0.6):
+            axes.sort()
+        axes = [a - rank if g.chance(0.3) else a for a in axes]
+        if any(a < 0 for a in axes):
+            g.features.add("negative-axis")
+        attrs["axis"] = axes
+    if g.chance(0.4):
+        attrs["keepdims"] = True
+        g.features.add("keepdims")
+    if x.type.rank == 0:
+        g.features.add("reduce-0d")
+    # A reduction over no axis is an identity whose consumers broadcast: chain them.
+    return Call([x], attrs, focus=0.7 if rank == 0 or attrs.get("axis") == [] else 0.3)
+
+
+def _sample_create(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    return Call([], {}, TensorType(g.shape(), g.pick_dtype(spec)))
+
+
+def _sample_compare(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    call = _sample_binary(g, spec)
+    if call is not None and g.chance(0.1):
+        # Compare a value with itself (every element a tie).
+        call.operands = [call.operands[0], call.operands[0]]
+    return call
+
+
+def _sample_matmul(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    dtype = g.pick_dtype(spec)
+    if dtype == "i1":
+        return None
+    a = g.pick(_tensor(lambda t: t.dtype == dtype and 1 <= t.rank <= 4),
+               TensorType(g.shape(3) or (g.dim(),), dtype))
+    assert a is not None
+    if a.type.rank == 0:
+        a = g.fresh(TensorType((g.dim(),), dtype))
+    k = a.type.shape[-1]
+    batch = a.type.shape[:-2]
+    if g.chance(0.25):
+        other = (k,)
+    else:
+        b_batch = g.partner_shape(batch)[-3:] if g.chance(0.6) else ()
+        other = tuple(b_batch) + (k, g.dim())
+
+    def fits(t: TensorType) -> bool:
+        if t.dtype != dtype or t.rank == 0 or (t.shape[0] if t.rank == 1 else t.shape[-2]) != k:
+            return False
+        return _broadcasts(batch, t.shape[:-2]) is not None if t.rank >= 2 else True
+    b = g.pick(_tensor(fits)) if g.chance(0.4) else None
+    if b is None:
+        b = g.fresh(TensorType(other, dtype))
+    if a.type.rank == 1 and b.type.rank >= 1 and g.chance(0.5):
+        # a as the right operand: b's last dim must be k.
+        if b.type.shape[-1] == a.type.shape[0]:
+            return Call([b, a])
+    return Call([a, b])
+
+
+def _sample_permute_dims(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    dtype = g.pick_dtype(spec)
+    x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
+    assert x is not None
+    rank = x.type.rank
+    if g.chance(0.2):
+        return Call([x])
+    perm = [int(a) for a in g.rng.permutation(rank)]
+    perm = [a - rank if g.chance(0.3) else a for a in perm]
+    if any(a < 0 for a in perm):
+        g.features.add("negative-axis")
+    return Call([x], {"axes": perm})
+
+
+def _factor_shape(g: _Generator, n: int) -> tuple[int, ...]:
+    """A random shape of n elements (rank <= 5)."""
+    if n == 0:
+        rank = int(g.rng.integers(1, 5))
+        s = [g.dim(nonzero=True) for _ in range(rank)]
+        s[int(g.rng.integers(0, rank))] = 0
+        return tuple(s)
+    factors: list[int] = []
+    m, p = n, 2
+    while m > 1:
+        while m % p == 0:
+            factors.append(p)
+            m //= p
+        p += 1
+    rank = int(g.rng.integers(1 if n > 1 else 0, 6))
+    dims = [1] * rank
+    for f in factors:
+        i = int(g.rng.integers(0, rank))
+        dims[i] *= f
+    return tuple(dims)
+
+
+def _sample_reshape(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    dtype = g.pick_dtype(spec)
+    x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
+    assert x is not None
+    return Call([x], {}, TensorType(_factor_shape(g, x.type.numel), dtype))
+
+
+def _sample_broadcast_to(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    dtype = g.pick_dtype(spec)
+    x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(3), dtype))
+    assert x is not None
+    s = [g.dim() if d == 1 and g.chance(0.6) else d for d in x.type.shape]
+    while len(s) < 5 and g.chance(0.4):
+        s.insert(0, g.dim())
+    return Call([x], {}, TensorType(tuple(s), dtype))
+
+
+def _sample_collapse_sum_to(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    dtype = g.pick_dtype(spec)
+    if dtype == "i1":
+        return None
+    x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
+    assert x is not None
+    s = x.type.shape[int(g.rng.integers(0, x.type.rank + 1)):]
+    s = tuple(1 if g.chance(0.5) else d for d in s)
+    return Call([x], {}, TensorType(s, dtype))
+
+
+def _sample_tuple(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    fields = []
+    for _ in range(int(g.rng.integers(1, 4))):
+        v = g.pick(lambda v: True, tuples=g.chance(0.3))
+        if v is not None:
+            fields.append(v)
+    if not fields:
+        return None
+    glue = all(f.place in ("param", "before") for f in fields)
+    return Call(fields, place="before" if glue and g.chance(0.4) else "inside")
+
+
+def _sample_tuple_get_item(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    t = g.pick(lambda v: isinstance(v.type, TupleType), tuples=True)
+    if t is None:
+        t = g.try_op(OPS["tuple"])
+        if t is None:
+            return None
+    index = int(g.rng.integers(0, len(t.type.fields)))
+    glue = t.place in ("param", "before")
+    return Call([t], {"index": index}, place="before" if glue and g.chance(0.5) else "inside")
+
+
+def _sample_start_checkpoint(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    if g.open_segments >= 2:
+        return None
+    v = g.pick(lambda v: v.active and (isinstance(v.type, TensorType) or g.chance(0.3)),
+               tuples=True)
+    if v is None:
+        return None
+    return Call([v])
+
+
+def _sample_end_checkpoint(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    deep = [v for v in g.pool if v.depth > 0]
+    if not deep:
+        # A stray end marker outside any segment.
+        v = g.pick(lambda v: v.active)
+        return None if v is None else Call([v])
+    v = max(deep, key=lambda v: v.order) if g.chance(0.7) else g.choice(deep)
+    return Call([v])
+
+
+DEFAULT_SAMPLERS: dict[str, Sampler] = {
+    UNARY: _sample_unary,
+    BINARY: _sample_binary,
+    COMPARE: _sample_compare,
+    SELECT: _sample_select,
+    REDUCE: _sample_reduce,
+    CREATE: _sample_create,
+}
+
+OPS: dict[str, OpSpec] = _build_table()
+
+
+def generate(seed: int, config: GenConfig = GenConfig()) -> Program:
+    """The random program of `seed` (deterministic)."""
+    return _Generator(seed, config).build()
+
+
+# ============================================================================
+# Checking against relax_mlir
+# ============================================================================
+
+JITTER_RUNS = 3
+# Per-op rounding error the jitter models, in eps of the type: f16 ops are
+# computed in f32 and rounded (0.5 ulp); f32/f64 exp/tanh/... approximations are
+# within a couple of ulp.
+JITTER_ULPS = {"f16": 1.0, "f32": 2.0, "f64": 2.0}
+JITTER_SAFETY = 4.0
+FD_STEP = 1e-5
+
+
+@dataclass
+class Outcome:
+    seed: int
+    status: str = "passed"       # passed | wrong | rejected | error
+    message: str = ""
+    dtype: str = ""
+    forward_skipped: bool = False
+    gradient: str = "checked"    # checked | partial | skipped | forward-only | none
+    grad_elements: int = 0       # gradient elements compared with finite differences
+    grad_skipped: int = 0        # elements skipped: the finite difference straddles a kink
+    kink_distance: float = math.inf
+    forward_margin: float = 0.0  # the largest |error| / tolerance of the forward checks
+    grad_margin: float = 0.0     # the same for the gradient checks
+    seconds: float = 0.0
+
+    def record(self) -> dict[str, Any]:
+        d = dict(self.__dict__)
+        d["kink_distance"] = None if math.isinf(self.kink_distance) else self.kink_distance
+        return d
+
+
+class Mismatch(AssertionError):
+    pass
+
+
+def forward_tolerance(program: Program, base: Trace) -> tuple[Any, bool, bool]:
+    """Per-element tolerances of the forward result, and whether a kink is
+    within rounding distance (jump: the result itself is ill-defined there;
+    any: the gradient is).
+
+    The compiled code rounds differently from the interpreter (other operation
+    order, fused multiply-adds, other exp/tanh approximations, accumulation order
+    in reductions). We estimate how much such rounding can move each result by
+    re-running the interpreter JITTER_RUNS times with every rounding op's result
+    perturbed by up to JITTER_ULPS eps of its type (uniformly: twice the 0.5 ulp
+    of a correctly rounded op, or a couple of ulp of an approximated exp/tanh),
+    and its operands by that many eps of the accumulator (f32 for f16) times
+    sqrt(terms per result) where it sums (reductions; inside a matmul the
+    products round relative to their own size, not the sum's), as sequential
+    accumulation errors grow.
+    This propagates through the program as real rounding errors do,
+    cancellation included. The tolerance is JITTER_SAFETY times the largest
+    deviation seen (the errors of a real run may add up less randomly), plus 2
+    eps of the value (the final rounding). A wrong rule or lowering moves results
+    by far more; rounding bugs of a few ulp (such as f16 accumulation over ~100
+    terms) are below it."""
+    dev = [np.zeros(np.shape(a)) for _, a, _ in leaves(base.result, program.result_type)]
+    jump_unstable = corner_unstable = False
+    for k in range(JITTER_RUNS):
+        run = evaluate(program, jitter=np.random.default_rng([program.seed, k]),
+                       ulps=JITTER_ULPS[program.dtype])
+        for kb, kr in zip(base.kinks, run.kinks):
+            if kb.pattern != kr.pattern:
+                # A jump changes values (and the branch gradients take); a corner
+                # only the gradient, and only if gradients flow through it.
+                jump_unstable |= kb.jump
+                corner_unstable |= kb.jump or kb.active
+        for d, (_, e, t), (_, a, _) in zip(dev, leaves(base.result, program.result_type),
+                                           leaves(run.result, program.result_type)):
+            if t.dtype in FLOATS:
+                np.maximum(d, np.abs(a - e), out=d)
+    tols = []
+    for d, (_, e, t) in zip(dev, leaves(base.result, program.result_type)):
+        tols.append(JITTER_SAFETY * d + 2 * EPS[t.dtype] * np.abs(e) + 1e-3 * EPS[t.dtype]
+                    if t.dtype in FLOATS else None)
+    return tols, jump_unstable, corner_unstable
+
+
+def compare_forward(program: Program, got: Any, base: Trace, tols: list[Any], what: str) -> float:
+    """Checks a returned value against the interpreter's; returns the largest
+    |error| / tolerance."""
+    margin = 0.0
+    expected = list(leaves(base.result, program.result_type))
+    got_leaves = _shaped_leaves(got, program.result_type, what)
+    for (path, e, t), a, tol in zip(expected, got_leaves, tols):
+        where = f"{what}{''.join(f'[{i}]' for i in path)}"
+        if t.dtype in FLOATS:
+            err = np.abs(a.astype(np.float64) - e)
+            if err.size:
+                margin = max(margin, float(np.max(err / tol)))
+            if err.size and not np.all(err <= tol):
+                i = tuple(int(j) for j in np.unravel_index(int(np.argmax(err - tol)), err.shape))
+                raise Mismatch(f"{where} ({t}): element {i} is {a[i]!r}, expected {e[i]!r} "
+                               f"(|error| {err[i]:.3g} > tolerance {tol[i]:.3g})\n"
+                               f"got:\n{a!r}\nexpected:\n{e!r}")
+        elif not np.array_equal(a.astype(e.dtype), e):
+            raise Mismatch(f"{where} ({t}): got\n{a!r}\nexpected\n{e!r}")
+    return margin
+
+
+def _shaped_leaves(value: Any, t: Type, what: str) -> list[np.ndarray]:
+    """The arrays of a returned value, after checking its structure, dtypes and shapes."""
+    out: list[np.ndarray] = []
+
+    def walk(v: Any, t: Type, where: str) -> None:
+        if isinstance(t, TupleType):
+            if not isinstance(v, tuple) or len(v) != len(t.fields):
+                raise Mismatch(f"{where}: expected a tuple of {len(t.fields)} for {t}, got {v!r}")
+            for i, (x, f) in enumerate(zip(v, t.fields)):
+                walk(x, f, f"{where}[{i}]")
+            return
+        if not isinstance(v, np.ndarray):
+            raise Mismatch(f"{where}: expected an array for {t}, got {type(v).__name__}")
+        if v.dtype != np.dtype(NUMPY_DTYPE[t.dtype]) or v.shape != t.shape:
+            raise Mismatch(f"{where}: expected {t}, got dtype {v.dtype} shape {v.shape}")
+        out.append(v)
+    walk(value, t, what)
+    return out
+
+
+def finite_differences(program: Program, base: Trace, index: int, path: tuple[int, ...],
+                       h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """d target / d (leaf `path` of parameter `index`) by float64 central
+    differences with step h, and which elements' differences straddle a kink
+    (a kink's sign pattern differs at x +- h or x +- 2h from x's)."""
+    args = internal_args(program)
+
+    def leaf(a: Any) -> np.ndarray:
+        for i in path:
+            a = a[i]
+        return a
+
+    def with_leaf(x: np.ndarray) -> list[Any]:
+        def put(a: Any, p: tuple[int, ...]) -> Any:
+            if not p:
+                return x
+            return tuple(put(f, p[1:]) if i == p[0] else f for i, f in enumerate(a))
+        new = list(args)
+        new[index] = put(args[index], path)
+        return new
+
+    x = leaf(args[index]).copy()
+    patterns = [k.pattern for k in base.kinks]
+    fd = np.zeros(x.shape)
+    fd2 = np.zeros(x.shape)
+    straddles = np.zeros(x.shape, bool)
+    for i in np.ndindex(x.shape):
+        vals = {}
+        for step in (h, -h, 2 * h, -2 * h):
+            xp = x.copy()
+            xp[i] += step
+            tr = evaluate(program, prepared=with_leaf(xp))
+            vals[step] = tr.target
+            if [k.pattern for k in tr.kinks] != patterns:
+                straddles[i] = True
+        fd[i] = (vals[h] - vals[-h]) / (2 * h)
+        fd2[i] = (vals[2 * h] - vals[-2 * h]) / (4 * h)
+    return fd, fd2, straddles
+
+
+def check(program: Program, corrupt: Optional[str] = None) -> Outcome:
+    """Differentiates, compiles and runs the program; compares with the interpreter.
+
+    `corrupt` ("forward" or "gradient") damages the compiled result before the
+    comparison, to show that the checks catch a wrong result."""
+    import relax_mlir
+
+    t0 = time.time()
+    out = Outcome(program.seed, dtype=program.dtype)
+    text = program.text()
+    try:
+        module = relax_mlir.gradient(text, **program.gradient_kwargs())
+        exe = relax_mlir.compile(module)
+    except relax_mlir.RelaxMLIRError as e:
+        out.status, out.message = "rejected", str(e)
+        return out
+    args = [_copy(a) for a in program.args]
+    result = exe[program.func + "_adjoint"](*args)
+    plain = exe[program.func](*args)
+    for a, b, p in zip(args, program.args, program.params):
+        for (_, x, _), (_, y, _) in zip(leaves(a, p.type), leaves(b, p.type)):
+            if not np.array_equal(x, y):
+                raise Mismatch(f"argument {p.name} was modified by the call")
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise Mismatch(f"{program.func}_adjoint returned {result!r}, not (result, grads)")
+    value, grads = result
+    if corrupt == "forward":
+        value = _corrupt_target(program, value)
+
+    base = evaluate(program)
+    out.kink_distance = kink_distance(base)
+    tols, jump_unstable, corner_unstable = forward_tolerance(program, base)
+    if jump_unstable:
+        out.forward_skipped = True
+    else:
+        out.forward_margin = max(
+            compare_forward(program, value, base, tols, f"{program.func}_adjoint result[0]"),
+            compare_forward(program, plain, base, tols, f"{program.func} result"))
+
+    gidx = program.grad_params()
+    if not isinstance(grads, tuple) or len(grads) != len(gidx):
+        raise Mismatch(f"expected {len(gidx)} gradients, got {grads!r}")
+    g_leaves: list[GradLeaf] = []
+    for gi, (p, g) in enumerate(zip(gidx, grads)):
+        t = program.params[p].type
+        arrays = _shaped_leaves(g, t, f"gradient {gi} (parameter {program.params[p].name})")
+        g_leaves += [(p, path, a) for (path, _, _), a in zip(leaves(program.args[p], t), arrays)]
+    if corrupt == "gradient":
+        g_leaves = _corrupt_gradient(g_leaves)
+    if program.dtype != "f64":
+        out.gradient = "forward-only"
+    elif not g_leaves:
+        out.gradient = "none"
+    elif corner_unstable:
+        out.gradient = "skipped"
+    else:
+        check_gradients(program, base, g_leaves, out)
+    out.seconds = time.time() - t0
+    return out
+
+
+def check_gradients(program: Program, base: Trace, g_leaves: list[GradLeaf], out: Outcome) -> None:
+    """Every gradient element against float64 central differences of the interpreter.
+
+    Tolerance: |g - fd| <= 1e-8 + 1e-6 |fd| + 64 eps scale / h + 10 |fd(h) - fd(2h)|.
+    The last term is the finite difference's own truncation error as measured by
+    comparing steps h and 2h (which differ by 3x the O(h^2) term of fd(h)); the
+    scale term bounds its rounding error (the target's rounding error is a few eps
+    times the largest intermediate magnitude, divided by the step). Over 1000
+    soak programs the largest |g - fd| was below 1/25 of this tolerance; a wrong
+    gradient rule errs by O(|g|), far above it."""
+    eps = EPS["f64"]
+    for p, path, g in g_leaves:
+        fd, fd2, straddles = finite_differences(program, base, p, path, FD_STEP)
+        tol = (1e-8 + 1e-6 * np.abs(fd) + 64 * eps * max(1.0, base.scale) / FD_STEP
+               + 10 * np.abs(fd - fd2))
+        ok = (np.abs(g - fd) <= tol) | straddles
+        if np.any(~straddles):
+            ratio = (np.abs(g - fd) / tol)[~straddles]
+            out.grad_margin = max(out.grad_margin, float(np.max(ratio)))
+        out.grad_elements += int(np.sum(~straddles))
+        out.grad_skipped += int(np.sum(straddles))
+        if not np.all(ok):
+            i = tuple(int(j) for j in np.unravel_index(int(np.argmax(~ok)), g.shape))
+            name = program.params[p].name + "".join(f"[{j}]" for j in path)
+            raise Mismatch(f"gradient of {name}: element {i} is {g[i]!r}, finite differences "
+                           f"give {fd[i]!r} (tolerance {tol[i]:.3g})\n"
+                           f"got:\n{g!r}\nfinite differences:\n{fd!r}")
+    if out.grad_skipped:
+        out.gradient = "partial" if out.grad_elements else "skipped"
+
+
+def _copy(a: Any) -> Any:
+    return tuple(_copy(x) for x in a) if isinstance(a, tuple) else a.copy()
+
+
+def _corrupt_target(program: Program, value: Any) -> Any:
+    def bump(v: np.ndarray) -> np.ndarray:
+        return np.asarray(v + 1e-2 * (1 + abs(float(v))), v.dtype)
+    if isinstance(program.result_type, TensorType):
+        return bump(value)
+    fields = list(value)
+    fields[program.target_index] = bump(fields[program.target_index])
+    return tuple(fields)
+
+
+def _corrupt_gradient(g_leaves: list[GradLeaf]) -> list[GradLeaf]:
+    out = []
+    done = False
+    for p, path, g in g_leaves:
+        if not done and g.size:
+            g = g.copy()
+            g.reshape(-1)[0] += 1e-3 * (1 + abs(g.reshape(-1)[0]))
+            done = True
+        out.append((p, path, g))
+    return out
+
+
+def run_seed(seed: int, config: GenConfig = GenConfig(),
+             corrupt: Optional[str] = None) -> dict[str, Any]:
+    """Generates and checks one program; a JSON-able record (status and details).
+    `corrupt`: "forward"/"gradient" (see `check`), or "crash" (the process kills
+    itself with SIGSEGV, as native code would: for testing `WorkerPool`)."""
+    if corrupt == "crash":
+        import signal
+        os.kill(os.getpid(), signal.SIGSEGV)
+    try:
+        program = generate(seed, config)
+    except Exception:
+        return Outcome(seed, status="error",
+                       message="generator failed:\n" + traceback.format_exc()).record()
+    try:
+        return check(program, corrupt).record()
+    except Mismatch as e:
+        return Outcome(seed, status="wrong", dtype=program.dtype, message=str(e)).record()
+    except Exception:
+        return Outcome(seed, status="error", dtype=program.dtype,
+                       message=traceback.format_exc()).record()
+
+
+def describe(record: dict[str, Any], config: GenConfig = GenConfig()) -> str:
+    """A failure report: seed, status, message, the program text and its arguments."""
+    seed = record["seed"]
+    lines = [f"seed {seed}: {record['status']}", record.get("message", "")]
+    try:
+        program = generate(seed, config)
+        lines += [f"gradient(func={program.func!r}, require_grads={program.require_grads!r}, "
+                  f"target_index={program.target_index})", program.text(), program.describe_args()]
+    except Exception:
+        lines.append("(the generator fails for this seed)")
+    return "\n".join(lines)
+
+
+# ============================================================================
+# Worker subprocesses
+# ============================================================================
+
+class WorkerPool:
+    """Runs `run_seed` in worker subprocesses (`python program_gen.py --worker`),
+    one request at a time per worker, so that a native crash or a hang is
+    reported as a "crashed" record for its seed and the worker restarted."""
+
+    def __init__(self, workers: int = 2, timeout: float = 300.0,
+                 worker_args: Sequence[str] = ()) -> None:
+        self.n = workers
+        self.timeout = timeout
+        self.worker_args = list(worker_args)
+        self.env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+
+    def _start(self) -> dict[str, Any]:
+        log = tempfile.TemporaryFile(mode="w+b")
+        proc = subprocess.Popen([sys.executable, "-X", "faulthandler", os.path.abspath(__file__),
+                                 "--worker", *self.worker_args],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                env=self.env, text=True, bufsize=1)
+        return {"proc": proc, "log": log, "req": None, "since": 0.0, "offset": 0}
+
+    @staticmethod
+    def _stop(w: dict[str, Any]) -> None:
+        if w["proc"].poll() is None:
+            w["proc"].kill()
+        w["proc"].wait()
+        w["log"].close()
+
+    @staticmethod
+    def _log_tail(w: dict[str, Any]) -> str:
+        w["log"].seek(w["offset"])
+        return w["log"].read()[-4000:].decode(errors="replace")
+
+    def run(self, requests: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        """Yields one record per request, in completion order."""
+        pending = deque(requests)
+        workers = [self._start() for _ in range(min(self.n, len(pending)) or 1)]
+        sel = selectors.DefaultSelector()
+        for w in workers:
+            sel.register(w["proc"].stdout, selectors.EVENT_READ, w)
+        try:
+            while pending or any(w["req"] is not None for w in workers):
+                for w in workers:
+                    if w["req"] is None and pending:
+                        w["req"] = pending.popleft()
+                        w["since"] = time.time()
+                        w["log"].seek(0, os.SEEK_END)
+                        w["offset"] = w["log"].tell()
+                        try:
+                            w["proc"].stdin.write(json.dumps(w["req"]) + "\n")
+                            w["proc"].stdin.flush()
+                        except BrokenPipeError:
+                            pass  # reported as a crash when its stdout closes
+                for key, _ in sel.select(timeout=1.0):
+                    w = key.data
+                    line = w["proc"].stdout.readline()
+                    if line:
+                        rec = json.loads(line)
+                        w["req"] = None
+                        yield rec
+                        continue
+                    yield self._crashed(w, "exited")
+                    i = workers.index(w)
+                    sel.unregister(w["proc"].stdout)
+                    self._stop(w)
+                    workers[i] = self._start()
+                    sel.register(workers[i]["proc"].stdout, selectors.EVENT_READ, workers[i])
+                for i, w in enumerate(workers):
+                    if w["req"] is not None and time.time() - w["since"] > self.timeout:
+                        w["proc"].kill()
+                        yield self._crashed(w, f"timed out after {self.timeout:.0f} s")
+                        sel.unregister(w["proc"].stdout)
+                        self._stop(w)
+                        workers[i] = self._start()
+                        sel.register(workers[i]["proc"].stdout, selectors.EVENT_READ, workers[i])
+        finally:
+            for w in workers:
+                try:
+                    w["proc"].stdin.close()
+                except OSError:
+                    pass
+                self._stop(w)
+
+    def _crashed(self, w: dict[str, Any], how: str) -> dict[str, Any]:
+        proc = w["proc"]
+        rc = proc.wait()
+        if how == "exited":
+            if rc < 0:
+                import signal
+                how = f"was killed by {signal.Signals(-rc).name}"
+            else:
+                how = f"exited with status {rc}"
+        req = w["req"]
+        w["req"] = None
+        return Outcome(req["seed"], status="crashed",
+                       message=f"worker {how} while checking seed {req['seed']}\n"
+                               f"--- worker stderr (tail)\n{self._log_tail(w)}").record()
+
+
+def _worker_main(argv: list[str]) -> None:
+    """Reads JSON requests {"seed", "corrupt"?} from stdin, writes JSON records."""
+    import argparse
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--worker", action="store_true")
+    parser.add_argument("--no-int-div-zero", action="store_true")
+    opts = parser.parse_args(argv)
+    config = GenConfig(int_div_zero=not opts.no_int_div_zero)
+    proto = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # anything else written to stdout (native code included) goes to stderr
+    sys.stdout = sys.stderr
+    for line in sys.stdin:
+        req = json.loads(line)
+        print(f"--- seed {req['seed']}", file=sys.stderr, flush=True)
+        rec = run_seed(int(req["seed"]), config, req.get("corrupt"))
+        proto.write(json.dumps(rec) + "\n")
+
+
+if __name__ == "__main__":
+    if "--worker" in sys.argv[1:]:
+        _worker_main(sys.argv[1:])
+    else:
+        # python program_gen.py SEED: print the program of SEED.
+        for s in sys.argv[1:]:
+            p = generate(int(s))
+            print(f"// seed {s}: dtype {p.dtype}, gradient(func={p.func!r}, "
+                  f"require_grads={p.require_grads!r}, target_index={p.target_index})")
+            print(p.text())
+            print(p.describe_args())
