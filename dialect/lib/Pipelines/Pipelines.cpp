@@ -71,6 +71,9 @@ struct PrepareEntryPointsPass
 void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
   pm.addPass(createConvertRelaxToLinalgPass());
+  // Elementwise arith/math ops on tensors written by hand beside the relax ops
+  // (they failed later with "op was not bufferized").
+  pm.addPass(createConvertElementwiseToLinalgPass());
   // No CSE here: it would merge the recomputed (checkpointed) bindings of an
   // adjoint with the forward ones and undo the memory saving.
   pm.addPass(createCanonicalizerPass());
@@ -111,7 +114,8 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm) {
 void mlir::relax::registerRelaxPipelines() {
   PassPipelineRegistration<>(
       "relax-to-llvm",
-      "Lower relax functions to the LLVM dialect (linalg, one-shot bufferization, "
+      "Lower relax functions to the LLVM dialect (relax and elementwise arith/math on "
+      "tensors to linalg, one-shot bufferization, "
       "out-parameter results, deallocation, loops, C interface for public functions)",
       buildRelaxToLLVMPipeline);
 }
