@@ -1,0 +1,76 @@
+//===- ElementwiseOps.td - relax ops: elementwise unary and broadcasting binary ops, where ---*- tablegen -*-===//
+//
+// Included by RelaxOps.td; see there for the shared definitions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAX_OPS_ELEMENTWISE_OPS_TD
+#define RELAX_OPS_ELEMENTWISE_OPS_TD
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops (result type = operand type)
+//===----------------------------------------------------------------------===//
+
+class Relax_UnaryOp<string mnemonic, Type type, string formula>
+    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable]> {
+  let summary = "Elementwise " # formula;
+  let description = "Computes `" # formula # "` for each element.\n\n"
+    "```mlir\n%y = relax." # mnemonic # " %x : tensor<4x3xf32>\n```";
+  let arguments = (ins type:$x);
+  let results = (outs type:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+}
+
+def Relax_NegativeOp : Relax_UnaryOp<"negative", Relax_NumericTensor, "-x">;
+def Relax_ExpOp : Relax_UnaryOp<"exp", Relax_FloatTensor, "exp(x)">;
+def Relax_LogOp : Relax_UnaryOp<"log", Relax_FloatTensor, "log(x)">;
+def Relax_TanhOp : Relax_UnaryOp<"tanh", Relax_FloatTensor, "tanh(x)">;
+def Relax_SigmoidOp : Relax_UnaryOp<"sigmoid", Relax_FloatTensor, "1 / (1 + exp(-x))">;
+def Relax_ReluOp : Relax_UnaryOp<"relu", Relax_NumericTensor, "max(x, 0)">;
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops with numpy broadcasting
+//===----------------------------------------------------------------------===//
+
+class Relax_BroadcastBinaryOp<string mnemonic, string formula>
+    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+  let summary = "Elementwise " # formula # " with numpy broadcasting";
+  let description = "Computes `" # formula # "` elementwise. Both operands have one "
+    "element type; the result shape is their numpy broadcast shape.\n\n"
+    "```mlir\n%c = relax." # mnemonic # " %a, %b : tensor<4x3xf32>, tensor<3xf32> "
+    "-> tensor<4x3xf32>\n```";
+  let arguments = (ins Relax_NumericTensor:$lhs, Relax_NumericTensor:$rhs);
+  let results = (outs Relax_NumericTensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &results) {
+      return ::mlir::relax::inferBroadcastBinaryType(loc, adaptor.getLhs().getType(),
+                                                     adaptor.getRhs().getType(), results);
+    }
+  }];
+}
+
+def Relax_AddOp : Relax_BroadcastBinaryOp<"add", "a + b"> { let hasFolder = 1; }
+def Relax_SubtractOp : Relax_BroadcastBinaryOp<"subtract", "a - b"> { let hasFolder = 1; }
+def Relax_MultiplyOp : Relax_BroadcastBinaryOp<"multiply", "a * b"> { let hasFolder = 1; }
+def Relax_DivideOp : Relax_BroadcastBinaryOp<"divide", "a / b">;
+
+def Relax_WhereOp : Relax_Op<"where", [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+  let summary = "Elementwise select with numpy broadcasting";
+  let description = [{
+    Picks `a` where `cond` is true and `b` elsewhere; all three broadcast.
+
+    ```mlir
+    %y = relax.where %m, %x, %z : tensor<4x3xi1>, tensor<4x3xf32>, tensor<f32> -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Relax_BoolTensor:$cond, Relax_Tensor:$lhs, Relax_Tensor:$rhs);
+  let results = (outs Relax_Tensor:$result);
+  let assemblyFormat = "$cond `,` $lhs `,` $rhs attr-dict `:` type($cond) `,` type($lhs) `,` "
+                       "type($rhs) `->` type($result)";
+}
+
+#endif // RELAX_OPS_ELEMENTWISE_OPS_TD

@@ -1,0 +1,47 @@
+//===- ReductionOps.td - relax ops: reductions --------------*- tablegen -*-===//
+//
+// Included by RelaxOps.td; see there for the shared definitions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAX_OPS_REDUCTION_OPS_TD
+#define RELAX_OPS_REDUCTION_OPS_TD
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Relax_ReductionOp<string mnemonic, Type type, string what>
+    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+  let summary = what # " over axes";
+  let description = "Reduces `x` by " # what # " over `axis` (all axes when absent; "
+    "negative axes count from the end). With `keepdims` the reduced axes stay as "
+    "size 1.\n\n```mlir\n%s = relax." # mnemonic # " %x {axis = array<i64: 1>, "
+    "keepdims = true} : tensor<4x3xf32> -> tensor<4x1xf32>\n```";
+  let arguments = (ins type:$x, OptionalAttr<DenseI64ArrayAttr>:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdims);
+  let results = (outs type:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let extraClassDeclaration = [{
+    /// The reduced axes, non-negative and sorted (all axes when `axis` is absent).
+    ::llvm::SmallVector<int64_t> getReducedAxes() {
+      return ::mlir::relax::normalizeReductionAxes(getX().getType(), getAxis());
+    }
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &results) {
+      return ::mlir::relax::inferReductionType(loc, adaptor.getX().getType(),
+                                               adaptor.getAxisAttr(),
+                                               adaptor.getKeepdimsAttr() &&
+                                                   adaptor.getKeepdimsAttr().getValue(),
+                                               results);
+    }
+  }];
+}
+
+def Relax_SumOp : Relax_ReductionOp<"sum", Relax_NumericTensor, "the sum">;
+def Relax_MeanOp : Relax_ReductionOp<"mean", Relax_FloatTensor, "the mean">;
+
+#endif // RELAX_OPS_REDUCTION_OPS_TD
