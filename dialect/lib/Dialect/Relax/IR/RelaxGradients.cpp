@@ -99,16 +99,6 @@ static Value oneMinus(OpBuilder &b, Location loc, Value v) {
   return SubtractOp::create(b, loc, scalarConstant(b, loc, v.getType(), 1.0), v);
 }
 
-/// Swaps the two innermost axes.
-static Value transposeLast2(OpBuilder &b, Location loc, Value v) {
-  int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
-  if (rank == 2)
-    return PermuteDimsOp::create(b, loc, v, DenseI64ArrayAttr());
-  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  std::swap(perm[rank - 1], perm[rank - 2]);
-  return PermuteDimsOp::create(b, loc, v, b.getDenseI64ArrayAttr(perm));
-}
-
 static Value reshapeTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(v.getType());
   if (type.getShape() == shape)
@@ -352,12 +342,12 @@ LogicalResult MatmulOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resu
     g = reshapeTo(b, loc, g, gShape);
   }
   if (needsGrad[0]) {
-    Value da = MatmulOp::create(b, loc, g, transposeLast2(b, loc, rhs));
+    Value da = MatmulOp::create(b, loc, g, buildTransposeLastTwo(b, loc, rhs));
     da = sumToType(b, loc, da, lhs.getType());
     operandGrads[0] = reshapeTo(b, loc, da, lhsType.getShape());
   }
   if (needsGrad[1]) {
-    Value db = MatmulOp::create(b, loc, transposeLast2(b, loc, lhs), g);
+    Value db = MatmulOp::create(b, loc, buildTransposeLastTwo(b, loc, lhs), g);
     db = sumToType(b, loc, db, rhs.getType());
     operandGrads[1] = reshapeTo(b, loc, db, rhsType.getShape());
   }

@@ -26,6 +26,8 @@ SmallVector<int64_t> normalizeReductionAxes(Type input, std::optional<ArrayRef<i
 /// The canonicalization patterns of every relax op (folders apply too when the
 /// greedy driver runs them).
 void populateRelaxCanonicalizationPatterns(RewritePatternSet &patterns);
+/// A shape as "(2, 3)" for diagnostics.
+std::string formatShape(ArrayRef<int64_t> shape);
 /// The numpy broadcast of two shapes, or std::nullopt when incompatible.
 std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b);
 } // namespace mlir::relax
@@ -34,5 +36,10 @@ std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a, ArrayRe
 
 #define GET_OP_CLASSES
 #include "relax-mlir/Dialect/Relax/IR/RelaxOps.h.inc"
+
+namespace mlir::relax {
+/// `v` with its two innermost axes swapped (a relax.permute_dims).
+Value buildTransposeLastTwo(OpBuilder &b, Location loc, Value v);
+} // namespace mlir::relax
 
 #endif // RELAX_MLIR_DIALECT_RELAX_IR_RELAXOPS_H
