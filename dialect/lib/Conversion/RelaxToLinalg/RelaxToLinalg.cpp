@@ -36,6 +36,12 @@ static Value scalar(OpBuilder &b, Location loc, Type elt, double value) {
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(elt, static_cast<int64_t>(value)));
 }
 
+/// The numpy broadcasting index rule: an operand dim of size `inSize` read in
+/// loop dim `j` of extent `outSize` reads index 0 when it was broadcast.
+static AffineExpr broadcastIndex(MLIRContext *ctx, int64_t inSize, int64_t outSize, int64_t j) {
+  return inSize == 1 && outSize != 1 ? getAffineConstantExpr(0, ctx) : getAffineDimExpr(j, ctx);
+}
+
 /// Indexing map reading `in` inside the iteration space of `out` under numpy
 /// broadcasting: leading dims are dropped, size-1 dims read index 0.
 static AffineMap broadcastMap(MLIRContext *ctx, RankedTensorType in, RankedTensorType out) {
@@ -43,11 +49,23 @@ static AffineMap broadcastMap(MLIRContext *ctx, RankedTensorType in, RankedTenso
   SmallVector<AffineExpr> exprs;
   for (int64_t i = 0; i < inRank; ++i) {
     int64_t j = rank - inRank + i;
-    exprs.push_back(in.getDimSize(i) == 1 && out.getDimSize(j) != 1
-                        ? getAffineConstantExpr(0, ctx)
-                        : getAffineDimExpr(j, ctx));
+    exprs.push_back(broadcastIndex(ctx, in.getDimSize(i), out.getDimSize(j), j));
   }
   return AffineMap::get(rank, 0, exprs, ctx);
+}
+
+/// `FOp(x, y)` for float operands, `IOp(x, y)` for integer ones.
+template <typename FOp, typename IOp>
+static Value floatOrInt(OpBuilder &b, Location l, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return FOp::create(b, l, x, y);
+  return IOp::create(b, l, x, y);
+}
+static Value buildAdd(OpBuilder &b, Location l, Value x, Value y) {
+  return floatOrInt<arith::AddFOp, arith::AddIOp>(b, l, x, y);
+}
+static Value buildMul(OpBuilder &b, Location l, Value x, Value y) {
+  return floatOrInt<arith::MulFOp, arith::MulIOp>(b, l, x, y);
 }
 
 using ScalarFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
@@ -150,13 +168,10 @@ static Value buildSum(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axe
                    .getResult(0);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(in.getRank(), ctx),
                                  AffineMap::get(in.getRank(), 0, outExprs, ctx)};
-  bool isFloat = isa<FloatType>(acc);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{outType}, ValueRange{x}, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value v = convertScalar(nb, l, args[0], acc);
-        Value sum = isFloat ? Value(arith::AddFOp::create(nb, l, v, args[1]))
-                            : Value(arith::AddIOp::create(nb, l, v, args[1]));
+        Value sum = buildAdd(nb, l, convertScalar(nb, l, args[0], acc), args[1]);
         linalg::YieldOp::create(nb, l, sum);
       });
   return generic.getResult(0);
@@ -181,13 +196,6 @@ static Value finishReduction(OpBuilder &b, Location loc, Value v, Type elt, doub
 //===----------------------------------------------------------------------===//
 // Scalar bodies of elementwise ops (`elt` is the operands' element type)
 //===----------------------------------------------------------------------===//
-
-template <typename FOp, typename IOp>
-static Value floatOrInt(OpBuilder &b, Location l, Type elt, ValueRange x) {
-  if (isa<FloatType>(elt))
-    return FOp::create(b, l, x[0], x[1]);
-  return IOp::create(b, l, x[0], x[1]);
-}
 
 static Value scalarNegative(OpBuilder &b, Location l, Type elt, ValueRange x) {
   if (isa<FloatType>(elt))
@@ -215,13 +223,13 @@ static Value scalarRelu(OpBuilder &b, Location l, Type elt, ValueRange x) {
   return arith::MaxSIOp::create(b, l, x[0], zero);
 }
 static Value scalarAdd(OpBuilder &b, Location l, Type elt, ValueRange x) {
-  return floatOrInt<arith::AddFOp, arith::AddIOp>(b, l, elt, x);
+  return buildAdd(b, l, x[0], x[1]);
 }
 static Value scalarSubtract(OpBuilder &b, Location l, Type elt, ValueRange x) {
-  return floatOrInt<arith::SubFOp, arith::SubIOp>(b, l, elt, x);
+  return floatOrInt<arith::SubFOp, arith::SubIOp>(b, l, x[0], x[1]);
 }
 static Value scalarMultiply(OpBuilder &b, Location l, Type elt, ValueRange x) {
-  return floatOrInt<arith::MulFOp, arith::MulIOp>(b, l, elt, x);
+  return buildMul(b, l, x[0], x[1]);
 }
 /// Float division, or integer division truncating toward zero with two cases
 /// defined instead of trapping (a hardware trap would kill the caller's
@@ -293,10 +301,7 @@ struct ReductionLowering : OpConversionPattern<Op> {
     SmallVector<int64_t> axes = op.getReducedAxes();
     Type elt = op.getType().getElementType();
     Value sum = buildSum(rewriter, loc, adaptor.getX(), axes, accumulatorType(elt));
-    double count = 1;
-    if (IsMean)
-      for (int64_t a : axes)
-        count *= static_cast<double>(op.getX().getType().getDimSize(a));
+    double count = IsMean ? static_cast<double>(op.getReducedElementCount()) : 1.0;
     sum = finishReduction(rewriter, loc, sum, elt, count);
     rewriter.replaceOp(op, reshapeTensor(rewriter, loc, sum, op.getType()));
     return success();
@@ -365,9 +370,7 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
       SmallVector<AffineExpr> exprs;
       for (int64_t i = 0; i < batchRank; ++i) {
         int64_t j = batch - batchRank + i;
-        exprs.push_back(t.getDimSize(i) == 1 && out.getDimSize(j) != 1
-                            ? getAffineConstantExpr(0, ctx)
-                            : d(j));
+        exprs.push_back(broadcastIndex(ctx, t.getDimSize(i), out.getDimSize(j), j));
       }
       return exprs;
     };
@@ -393,7 +396,6 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
     iterators[kDim] = utils::IteratorType::reduction;
     // f16 and bf16 products accumulate in f32.
     Type elt = out.getElementType(), acc = matmulAccumulatorType(elt);
-    bool isFloat = isa<FloatType>(elt);
     auto accType = out.clone(acc);
     Value init = linalg::FillOp::create(rewriter, loc, scalar(rewriter, loc, acc, 0.0),
                                         emptyTensor(rewriter, loc, accType))
@@ -402,10 +404,7 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
         rewriter, loc, TypeRange{accType}, ValueRange{adaptor.getLhs(), adaptor.getRhs()},
         ValueRange{init}, maps, iterators, [&](OpBuilder &b, Location l, ValueRange x) {
           Value lhs = convertScalar(b, l, x[0], acc), rhs = convertScalar(b, l, x[1], acc);
-          Value sum = isFloat ? Value(arith::AddFOp::create(
-                                    b, l, x[2], arith::MulFOp::create(b, l, lhs, rhs)))
-                              : Value(arith::AddIOp::create(
-                                    b, l, x[2], arith::MulIOp::create(b, l, lhs, rhs)));
+          Value sum = buildAdd(b, l, x[2], buildMul(b, l, lhs, rhs));
           linalg::YieldOp::create(b, l, sum);
         });
     rewriter.replaceOp(op, finishReduction(rewriter, loc, generic.getResult(0), elt, 1.0));

@@ -305,13 +305,10 @@ LogicalResult MeanOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange result
                                                  ArrayRef<bool>,
                                                  MutableArrayRef<Value> operandGrads) {
   Location loc = getLoc();
-  SmallVector<int64_t> axes = getReducedAxes();
-  int64_t count = 1;
-  for (int64_t a : axes)
-    count *= getX().getType().getDimSize(a);
+  double count = static_cast<double>(getReducedElementCount());
   Value scaled = MultiplyOp::create(b, loc, resultGrads[0],
-                                    scalarConstant(b, loc, getType(), 1.0 / double(count)));
-  operandGrads[0] = broadcastReductionGrad(b, loc, scaled, getX(), axes);
+                                    scalarConstant(b, loc, getType(), 1.0 / count));
+  operandGrads[0] = broadcastReductionGrad(b, loc, scaled, getX(), getReducedAxes());
   return success();
 }
 

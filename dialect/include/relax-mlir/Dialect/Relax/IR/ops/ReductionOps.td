@@ -27,6 +27,14 @@ class Relax_ReductionOp<string mnemonic, Type type, string what>
     ::llvm::SmallVector<int64_t> getReducedAxes() {
       return ::mlir::relax::normalizeReductionAxes(getX().getType(), getAxis());
     }
+    /// How many operand elements each result element reduces (the mean's
+    /// divisor); 1 for a reduction over no axes.
+    int64_t getReducedElementCount() {
+      int64_t count = 1;
+      for (int64_t a : getReducedAxes())
+        count *= getX().getType().getDimSize(a);
+      return count;
+    }
   }];
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
