@@ -99,6 +99,27 @@ static Value oneMinus(OpBuilder &b, Location loc, Value v) {
   return SubtractOp::create(b, loc, scalarConstant(b, loc, v.getType(), 1.0), v);
 }
 
+Value vjp::mul(OpBuilder &b, Location loc, Value x, Value y) {
+  return MultiplyOp::create(b, loc, x, y);
+}
+Value vjp::div(OpBuilder &b, Location loc, Value x, Value y) {
+  return DivideOp::create(b, loc, x, y);
+}
+Value vjp::sub(OpBuilder &b, Location loc, Value x, Value y) {
+  return SubtractOp::create(b, loc, x, y);
+}
+Value vjp::neg(OpBuilder &b, Location loc, Value x) { return NegativeOp::create(b, loc, x); }
+Value vjp::oneMinus(OpBuilder &b, Location loc, Value v) { return ::oneMinus(b, loc, v); }
+Value vjp::scalarLike(OpBuilder &b, Location loc, Value like, double value) {
+  return scalarConstant(b, loc, like.getType(), value);
+}
+Value vjp::greater(OpBuilder &b, Location loc, Value x, Value y) {
+  return GreaterOp::create(b, loc, x, y);
+}
+Value vjp::where(OpBuilder &b, Location loc, Value cond, Value x, Value y) {
+  return WhereOp::create(b, loc, cond, x, y);
+}
+
 static Value reshapeTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(v.getType());
   if (type.getShape() == shape)
@@ -147,62 +168,8 @@ LogicalResult EndCheckpointOp::buildVectorJacobianProduct(OpBuilder &, ValueRang
 }
 
 //===----------------------------------------------------------------------===//
-// Elementwise unary
+// Elementwise unary: the rules are the `vjp` fields in ops/ElementwiseOps.td.
 //===----------------------------------------------------------------------===//
-
-LogicalResult NegativeOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                     ArrayRef<bool>,
-                                                     MutableArrayRef<Value> operandGrads) {
-  operandGrads[0] = NegativeOp::create(b, getLoc(), resultGrads[0]);
-  return success();
-}
-
-// d exp(x) = exp(x) dx
-LogicalResult ExpOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                ArrayRef<bool>,
-                                                MutableArrayRef<Value> operandGrads) {
-  operandGrads[0] = MultiplyOp::create(b, getLoc(), resultGrads[0], getResult());
-  return success();
-}
-
-// d log(x) = dx / x
-LogicalResult LogOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                ArrayRef<bool>,
-                                                MutableArrayRef<Value> operandGrads) {
-  operandGrads[0] = DivideOp::create(b, getLoc(), resultGrads[0], getX());
-  return success();
-}
-
-// d tanh(x) = (1 - tanh(x)^2) dx
-LogicalResult TanhOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                 ArrayRef<bool>,
-                                                 MutableArrayRef<Value> operandGrads) {
-  Location loc = getLoc();
-  Value y2 = MultiplyOp::create(b, loc, getResult(), getResult());
-  operandGrads[0] = MultiplyOp::create(b, loc, resultGrads[0], oneMinus(b, loc, y2));
-  return success();
-}
-
-// d sigmoid(x) = sigmoid(x) (1 - sigmoid(x)) dx
-LogicalResult SigmoidOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                    ArrayRef<bool>,
-                                                    MutableArrayRef<Value> operandGrads) {
-  Location loc = getLoc();
-  Value dy = MultiplyOp::create(b, loc, getResult(), oneMinus(b, loc, getResult()));
-  operandGrads[0] = MultiplyOp::create(b, loc, resultGrads[0], dy);
-  return success();
-}
-
-// d relu(x) = (x > 0) dx
-LogicalResult ReluOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                 ArrayRef<bool>,
-                                                 MutableArrayRef<Value> operandGrads) {
-  Location loc = getLoc();
-  Value zero = scalarConstant(b, loc, getType(), 0.0);
-  Value positive = GreaterOp::create(b, loc, getX(), zero);
-  operandGrads[0] = WhereOp::create(b, loc, positive, resultGrads[0], zero);
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // Elementwise binary: each operand's adjoint is summed back to its shape.

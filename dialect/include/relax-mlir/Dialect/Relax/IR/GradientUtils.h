@@ -25,6 +25,21 @@ Value addAdjoints(OpBuilder &b, Location loc, Value x, Value y);
 /// Sums `grad` down to `type` (the reverse of numpy broadcasting); `grad` itself
 /// when the types already match.
 Value sumToType(OpBuilder &b, Location loc, Value grad, Type type);
+
+/// Builders for the gradient rules declared in ODS (the `vjp` fields of the
+/// elementwise op classes): each creates one relax op (or a 0-d constant).
+namespace vjp {
+Value mul(OpBuilder &b, Location loc, Value x, Value y);
+Value div(OpBuilder &b, Location loc, Value x, Value y);
+Value sub(OpBuilder &b, Location loc, Value x, Value y);
+Value neg(OpBuilder &b, Location loc, Value x);
+/// `1 - v`, elementwise.
+Value oneMinus(OpBuilder &b, Location loc, Value v);
+/// A 0-d constant `value` of `like`'s element type.
+Value scalarLike(OpBuilder &b, Location loc, Value like, double value);
+Value greater(OpBuilder &b, Location loc, Value x, Value y);
+Value where(OpBuilder &b, Location loc, Value cond, Value x, Value y);
+} // namespace vjp
 } // namespace mlir::relax
 
 #endif // RELAX_MLIR_DIALECT_RELAX_IR_GRADIENTUTILS_H

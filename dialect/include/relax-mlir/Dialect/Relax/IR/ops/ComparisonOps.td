@@ -1,4 +1,4 @@
-//===- ComparisonOps.td - relax ops: elementwise comparisons ---*- tablegen -*-===//
+//===- ComparisonOps.td - relax comparison ops -------------*- tablegen -*-===//
 //
 // Included by RelaxOps.td; see there for the shared definitions.
 //

@@ -1,4 +1,4 @@
-//===- CreationOps.td - relax ops: creation -----------------*- tablegen -*-===//
+//===- CreationOps.td - relax creation ops -----------------*- tablegen -*-===//
 //
 // Included by RelaxOps.td; see there for the shared definitions.
 //

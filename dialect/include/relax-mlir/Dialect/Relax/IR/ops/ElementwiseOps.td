@@ -1,4 +1,4 @@
-//===- ElementwiseOps.td - relax ops: elementwise unary and broadcasting binary ops, where ---*- tablegen -*-===//
+//===- ElementwiseOps.td - relax elementwise ops -----------*- tablegen -*-===//
 //
 // Included by RelaxOps.td; see there for the shared definitions.
 //
@@ -11,7 +11,12 @@
 // Elementwise unary ops (result type = operand type)
 //===----------------------------------------------------------------------===//
 
-class Relax_UnaryOp<string mnemonic, Type type, string formula>
+// `vjp` is the body of the op's vector-Jacobian product: C++ statements ending
+// in `return <dx>;`, with `g` (the result's adjoint), `x`, `y` (the result),
+// `b` (the builder) and `loc` in scope, and the builders of
+// relax::vjp (GradientUtils.h): mul, div, sub, neg, oneMinus, scalarLike,
+// greater, where.
+class Relax_UnaryOp<string mnemonic, Type type, string formula, code vjp>
     : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable]> {
   let summary = "Elementwise " # formula;
   let description = "Computes `" # formula # "` for each element.\n\n"
@@ -19,14 +24,34 @@ class Relax_UnaryOp<string mnemonic, Type type, string formula>
   let arguments = (ins type:$x);
   let results = (outs type:$result);
   let assemblyFormat = "$x attr-dict `:` type($result)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::buildVectorJacobianProduct(
+        ::mlir::OpBuilder &b, ::mlir::ValueRange resultGrads, ::llvm::ArrayRef<bool>,
+        ::llvm::MutableArrayRef<::mlir::Value> operandGrads) {
+      using namespace ::mlir::relax::vjp;
+      ::mlir::Location loc = getLoc();
+      ::mlir::Value g = resultGrads[0], x = getX(), y = getResult();
+      (void)x;
+      (void)y;
+      operandGrads[0] = [&]() -> ::mlir::Value { }] # vjp # [{ }();
+      return ::mlir::success();
+    }
+  }];
 }
 
-def Relax_NegativeOp : Relax_UnaryOp<"negative", Relax_NumericTensor, "-x">;
-def Relax_ExpOp : Relax_UnaryOp<"exp", Relax_FloatTensor, "exp(x)">;
-def Relax_LogOp : Relax_UnaryOp<"log", Relax_FloatTensor, "log(x)">;
-def Relax_TanhOp : Relax_UnaryOp<"tanh", Relax_FloatTensor, "tanh(x)">;
-def Relax_SigmoidOp : Relax_UnaryOp<"sigmoid", Relax_FloatTensor, "1 / (1 + exp(-x))">;
-def Relax_ReluOp : Relax_UnaryOp<"relu", Relax_NumericTensor, "max(x, 0)">;
+def Relax_NegativeOp : Relax_UnaryOp<"negative", Relax_NumericTensor, "-x",
+    [{ return neg(b, loc, g); }]>;
+def Relax_ExpOp : Relax_UnaryOp<"exp", Relax_FloatTensor, "exp(x)",
+    [{ return mul(b, loc, g, y); }]>;
+def Relax_LogOp : Relax_UnaryOp<"log", Relax_FloatTensor, "log(x)",
+    [{ return div(b, loc, g, x); }]>;
+def Relax_TanhOp : Relax_UnaryOp<"tanh", Relax_FloatTensor, "tanh(x)",
+    [{ return mul(b, loc, g, oneMinus(b, loc, mul(b, loc, y, y))); }]>;
+def Relax_SigmoidOp : Relax_UnaryOp<"sigmoid", Relax_FloatTensor, "1 / (1 + exp(-x))",
+    [{ return mul(b, loc, g, mul(b, loc, y, oneMinus(b, loc, y))); }]>;
+def Relax_ReluOp : Relax_UnaryOp<"relu", Relax_NumericTensor, "max(x, 0)",
+    [{ Value zero = scalarLike(b, loc, x, 0.0);
+       return where(b, loc, greater(b, loc, x, zero), g, zero); }]>;
 
 //===----------------------------------------------------------------------===//
 // Elementwise binary ops with numpy broadcasting

@@ -1,4 +1,4 @@
-//===- LinearAlgebraOps.td - relax ops: linear algebra ------*- tablegen -*-===//
+//===- LinearAlgebraOps.td - relax linear algebra ops ------*- tablegen -*-===//
 //
 // Included by RelaxOps.td; see there for the shared definitions.
 //

@@ -1,4 +1,4 @@
-//===- ReductionOps.td - relax ops: reductions --------------*- tablegen -*-===//
+//===- ReductionOps.td - relax reduction ops ---------------*- tablegen -*-===//
 //
 // Included by RelaxOps.td; see there for the shared definitions.
 //

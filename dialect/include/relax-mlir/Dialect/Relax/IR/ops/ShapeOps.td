@@ -1,4 +1,4 @@
-//===- ShapeOps.td - relax ops: shape manipulation ----------*- tablegen -*-===//
+//===- ShapeOps.td - relax shape ops -----------------------*- tablegen -*-===//
 //
 // Included by RelaxOps.td; see there for the shared definitions.
 //

@@ -1,4 +1,4 @@
-//===- StructureOps.td - relax ops: structure: the dataflow block, tuples, checkpoint markers ---*- tablegen -*-===//
+//===- StructureOps.td - relax structure ops ---------------*- tablegen -*-===//
 //
 // Included by RelaxOps.td; see there for the shared definitions.
 //
