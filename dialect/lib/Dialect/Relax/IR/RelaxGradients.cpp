@@ -172,62 +172,10 @@ LogicalResult EndCheckpointOp::buildVectorJacobianProduct(OpBuilder &, ValueRang
 //===----------------------------------------------------------------------===//
 
 //===----------------------------------------------------------------------===//
-// Elementwise binary: each operand's adjoint is summed back to its shape.
+// Elementwise binary: add, subtract, multiply and divide are the
+// `lhsVjp`/`rhsVjp` fields in ops/ElementwiseOps.td; each operand's adjoint is
+// summed back to its shape.
 //===----------------------------------------------------------------------===//
-
-LogicalResult AddOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                ArrayRef<bool> needsGrad,
-                                                MutableArrayRef<Value> operandGrads) {
-  Value g = resultGrads[0];
-  if (needsGrad[0])
-    operandGrads[0] = sumToType(b, getLoc(), g, getLhs().getType());
-  if (needsGrad[1])
-    operandGrads[1] = sumToType(b, getLoc(), g, getRhs().getType());
-  return success();
-}
-
-LogicalResult SubtractOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                     ArrayRef<bool> needsGrad,
-                                                     MutableArrayRef<Value> operandGrads) {
-  Value g = resultGrads[0];
-  if (needsGrad[0])
-    operandGrads[0] = sumToType(b, getLoc(), g, getLhs().getType());
-  if (needsGrad[1])
-    operandGrads[1] =
-        sumToType(b, getLoc(), NegativeOp::create(b, getLoc(), g), getRhs().getType());
-  return success();
-}
-
-LogicalResult MultiplyOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                     ArrayRef<bool> needsGrad,
-                                                     MutableArrayRef<Value> operandGrads) {
-  Value g = resultGrads[0];
-  Location loc = getLoc();
-  if (needsGrad[0])
-    operandGrads[0] =
-        sumToType(b, loc, MultiplyOp::create(b, loc, g, getRhs()), getLhs().getType());
-  if (needsGrad[1])
-    operandGrads[1] =
-        sumToType(b, loc, MultiplyOp::create(b, loc, g, getLhs()), getRhs().getType());
-  return success();
-}
-
-// d(a/b) = da / b - (a/b) db / b
-LogicalResult DivideOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                   ArrayRef<bool> needsGrad,
-                                                   MutableArrayRef<Value> operandGrads) {
-  Value g = resultGrads[0];
-  Location loc = getLoc();
-  if (needsGrad[0])
-    operandGrads[0] =
-        sumToType(b, loc, DivideOp::create(b, loc, g, getRhs()), getLhs().getType());
-  if (needsGrad[1]) {
-    Value gy = MultiplyOp::create(b, loc, g, getResult());
-    Value q = NegativeOp::create(b, loc, DivideOp::create(b, loc, gy, getRhs()));
-    operandGrads[1] = sumToType(b, loc, q, getRhs().getType());
-  }
-  return success();
-}
 
 LogicalResult WhereOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
                                                   ArrayRef<bool> needsGrad,

@@ -57,7 +57,11 @@ def Relax_ReluOp : Relax_UnaryOp<"relu", Relax_NumericTensor, "max(x, 0)",
 // Elementwise binary ops with numpy broadcasting
 //===----------------------------------------------------------------------===//
 
-class Relax_BroadcastBinaryOp<string mnemonic, string formula>
+// `lhsVjp` and `rhsVjp` are the bodies of each operand's vector-Jacobian
+// product before it is summed back to the operand's shape (the reverse of
+// broadcasting): statements ending in `return <d>;` with `g`, `lhs`, `rhs`,
+// `y` (the result), `b` and `loc` in scope (see Relax_UnaryOp).
+class Relax_BroadcastBinaryOp<string mnemonic, string formula, code lhsVjp, code rhsVjp>
     : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
   let summary = "Elementwise " # formula # " with numpy broadcasting";
   let description = "Computes `" # formula # "` elementwise. Both operands have one "
@@ -75,13 +79,37 @@ class Relax_BroadcastBinaryOp<string mnemonic, string formula>
       return ::mlir::relax::inferBroadcastBinaryType(loc, adaptor.getLhs().getType(),
                                                      adaptor.getRhs().getType(), results);
     }
+
+    ::llvm::LogicalResult $cppClass::buildVectorJacobianProduct(
+        ::mlir::OpBuilder &b, ::mlir::ValueRange resultGrads, ::llvm::ArrayRef<bool> needsGrad,
+        ::llvm::MutableArrayRef<::mlir::Value> operandGrads) {
+      using namespace ::mlir::relax::vjp;
+      ::mlir::Location loc = getLoc();
+      ::mlir::Value g = resultGrads[0], lhs = getLhs(), rhs = getRhs(), y = getResult();
+      (void)y;
+      if (needsGrad[0])
+        operandGrads[0] = ::mlir::relax::sumToType(
+            b, loc, [&]() -> ::mlir::Value { }] # lhsVjp # [{ }(), lhs.getType());
+      if (needsGrad[1])
+        operandGrads[1] = ::mlir::relax::sumToType(
+            b, loc, [&]() -> ::mlir::Value { }] # rhsVjp # [{ }(), rhs.getType());
+      return ::mlir::success();
+    }
   }];
 }
 
-def Relax_AddOp : Relax_BroadcastBinaryOp<"add", "a + b"> { let hasFolder = 1; }
-def Relax_SubtractOp : Relax_BroadcastBinaryOp<"subtract", "a - b"> { let hasFolder = 1; }
-def Relax_MultiplyOp : Relax_BroadcastBinaryOp<"multiply", "a * b"> { let hasFolder = 1; }
-def Relax_DivideOp : Relax_BroadcastBinaryOp<"divide", "a / b">;
+def Relax_AddOp : Relax_BroadcastBinaryOp<"add", "a + b",
+    [{ return g; }], [{ return g; }]> { let hasFolder = 1; }
+def Relax_SubtractOp : Relax_BroadcastBinaryOp<"subtract", "a - b",
+    [{ return g; }], [{ return neg(b, loc, g); }]> { let hasFolder = 1; }
+def Relax_MultiplyOp : Relax_BroadcastBinaryOp<"multiply", "a * b",
+    [{ return mul(b, loc, g, rhs); }], [{ return mul(b, loc, g, lhs); }]> {
+  let hasFolder = 1;
+}
+// d(a/b) = da / b - (a/b) db / b
+def Relax_DivideOp : Relax_BroadcastBinaryOp<"divide", "a / b",
+    [{ return div(b, loc, g, rhs); }],
+    [{ return neg(b, loc, div(b, loc, mul(b, loc, g, y), rhs)); }]>;
 
 def Relax_WhereOp : Relax_Op<"where", [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
   let summary = "Elementwise select with numpy broadcasting";
