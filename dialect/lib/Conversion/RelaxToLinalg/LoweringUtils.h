@@ -1,0 +1,84 @@
+//===- LoweringUtils.h - builders shared by the relax lowerings -----------===//
+//
+// Internal to the RelaxToLinalg conversion: tensor and scalar builders used by
+// the patterns of every op family.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RELAX_MLIR_LIB_CONVERSION_RELAXTOLINALG_LOWERINGUTILS_H
+#define RELAX_MLIR_LIB_CONVERSION_RELAXTOLINALG_LOWERINGUTILS_H
+
+#include "relax-mlir/Conversion/Passes.h"
+#include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
+
+namespace mlir::relax::lowering {
+
+using ScalarFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
+
+/// `FOp(x, y)` for float operands, `IOp(x, y)` for integer ones.
+template <typename FOp, typename IOp>
+Value floatOrInt(OpBuilder &b, Location l, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return FOp::create(b, l, x, y);
+  return IOp::create(b, l, x, y);
+}
+inline Value buildAdd(OpBuilder &b, Location l, Value x, Value y) {
+  return floatOrInt<arith::AddFOp, arith::AddIOp>(b, l, x, y);
+}
+inline Value buildMul(OpBuilder &b, Location l, Value x, Value y) {
+  return floatOrInt<arith::MulFOp, arith::MulIOp>(b, l, x, y);
+}
+
+/// An empty tensor of `type` (the init of a generic).
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type);
+
+/// A scalar constant `value` of element type `elt` (float or integer).
+Value scalar(OpBuilder &b, Location loc, Type elt, double value);
+
+/// The numpy broadcasting index rule: an operand dim of size `inSize` read in
+/// loop dim `j` of extent `outSize` reads index 0 when it was broadcast.
+AffineExpr broadcastIndex(MLIRContext *ctx, int64_t inSize, int64_t outSize, int64_t j);
+
+/// Indexing map reading `in` inside the iteration space of `out` under numpy
+/// broadcasting: leading dims are dropped, size-1 dims read index 0.
+AffineMap broadcastMap(MLIRContext *ctx, RankedTensorType in, RankedTensorType out);
+
+/// A parallel linalg.generic computing `body` on broadcast `inputs`.
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange inputs, ScalarFn body);
+
+/// Reshapes `v` to `type` (same element count) through a 1-D tensor.
+Value reshapeTensor(OpBuilder &b, Location loc, Value v, RankedTensorType type);
+
+/// The element type a reduction of `elt` accumulates in: f16 and bf16 in f32
+/// (an f16 sum stalls at 2048), f32 in f64 (exact for sums of up to 2^53 ones,
+/// where an f32 sum stalls at 2^24), f64 and integers in their own type.
+Type accumulatorType(Type elt);
+
+/// The element type a matmul of `elt` accumulates in: f32 for f16 and bf16.
+Type matmulAccumulatorType(Type elt);
+
+/// Converts the float scalar `v` to `to` (extf or truncf); other types pass.
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to);
+
+/// Sums `x` over `axes` (sorted) in the element type `acc`; the result drops
+/// the reduced dims. A sum over no axes is `x` converted to `acc`: it never
+/// becomes an all-parallel generic reading its init, which elementwise fusion
+/// would re-accumulate inside a broadcasting consumer.
+Value buildSum(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes, Type acc);
+
+/// `v` (an accumulator-typed tensor) divided by `divisor` (when not 1) and
+/// converted to the element type `elt`, in one elementwise generic.
+Value finishReduction(OpBuilder &b, Location loc, Value v, Type elt, double divisor);
+
+/// The patterns of each op family (RelaxToLinalg.cpp adds them all).
+void populateElementwiseLoweringPatterns(RewritePatternSet &patterns);
+void populateReductionLoweringPatterns(RewritePatternSet &patterns);
+void populateLinearAlgebraLoweringPatterns(RewritePatternSet &patterns);
+void populateShapeLoweringPatterns(RewritePatternSet &patterns);
+void populateCreationLoweringPatterns(RewritePatternSet &patterns);
+/// Rewrites splat tensor constants of more than one element as linalg.fill.
+void splatConstantsToFills(ModuleOp module);
+
+} // namespace mlir::relax::lowering
+
+#endif // RELAX_MLIR_LIB_CONVERSION_RELAXTOLINALG_LOWERINGUTILS_H
