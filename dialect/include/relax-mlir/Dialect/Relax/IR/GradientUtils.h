@@ -39,6 +39,8 @@ Value oneMinus(OpBuilder &b, Location loc, Value v);
 Value scalarLike(OpBuilder &b, Location loc, Value like, double value);
 Value greater(OpBuilder &b, Location loc, Value x, Value y);
 Value where(OpBuilder &b, Location loc, Value cond, Value x, Value y);
+/// `v` reshaped to `shape` (itself when it already has that shape).
+Value reshapeTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape);
 } // namespace vjp
 } // namespace mlir::relax
 

@@ -1,0 +1,132 @@
+//===- GradientUtils.cpp - adjoint algebra and builders of the rules -----===//
+//
+// What the gradient pass and every rule share: zeros of any relax type, adjoint
+// accumulation, the reverse of broadcasting, and the relax::vjp builders. The
+// rules themselves are the `vjp` fields of the elementwise ops (ODS) and the
+// files under gradients/, one per op family; they build relax ops only, so an
+// adjoint can be differentiated again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
+#include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::relax;
+
+//===----------------------------------------------------------------------===//
+// Adjoint algebra
+//===----------------------------------------------------------------------===//
+
+bool mlir::relax::isDifferentiableType(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return isRelaxValueType(tensor) && isRelaxFloatType(tensor.getElementType());
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::all_of(tuple.getTypes(), isDifferentiableType);
+  return false;
+}
+
+Value mlir::relax::buildZeros(OpBuilder &b, Location loc, Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    SmallVector<Value> fields;
+    for (Type t : tuple.getTypes())
+      fields.push_back(buildZeros(b, loc, t));
+    return TupleOp::create(b, loc, fields);
+  }
+  return ZerosOp::create(b, loc, type);
+}
+
+/// True when `v` is a splat constant equal to `value`.
+static bool isSplatConstant(Value v, int64_t value) {
+  DenseElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return false;
+  Attribute splat = attr.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(splat))
+    return f.getValue().isExactlyValue(static_cast<double>(value));
+  if (auto i = dyn_cast<IntegerAttr>(splat))
+    return i.getValue().getSExtValue() == value ||
+           (i.getType().isInteger(1) && i.getValue().getZExtValue() == uint64_t(value));
+  return false;
+}
+
+bool mlir::relax::isKnownZero(Value v) {
+  if (v.getDefiningOp<ZerosOp>())
+    return true;
+  if (auto tuple = v.getDefiningOp<TupleOp>())
+    return llvm::all_of(tuple.getFields(), isKnownZero);
+  return isSplatConstant(v, 0);
+}
+
+bool mlir::relax::isKnownOne(Value v) {
+  return v.getDefiningOp<OnesOp>() || isSplatConstant(v, 1);
+}
+
+Value mlir::relax::addAdjoints(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isKnownZero(x))
+    return y;
+  if (isKnownZero(y))
+    return x;
+  if (auto tuple = dyn_cast<TupleType>(x.getType())) {
+    SmallVector<Value> fields;
+    for (int64_t i = 0, e = tuple.size(); i < e; ++i)
+      fields.push_back(addAdjoints(b, loc, b.createOrFold<TupleGetItemOp>(loc, x, i),
+                                   b.createOrFold<TupleGetItemOp>(loc, y, i)));
+    return TupleOp::create(b, loc, fields);
+  }
+  return AddOp::create(b, loc, x, y);
+}
+
+Value mlir::relax::sumToType(OpBuilder &b, Location loc, Value grad, Type type) {
+  if (grad.getType() == type)
+    return grad;
+  return CollapseSumToOp::create(b, loc, type, grad);
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers for the rules
+//===----------------------------------------------------------------------===//
+
+/// A 0-d constant of `like`'s element type.
+static Value scalarConstant(OpBuilder &b, Location loc, Type like, double value) {
+  Type elt = cast<ShapedType>(like).getElementType();
+  auto type = RankedTensorType::get({}, elt);
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getFloatAttr(elt, value).getValue()));
+}
+
+/// `1 - v`, elementwise.
+static Value oneMinus(OpBuilder &b, Location loc, Value v) {
+  return SubtractOp::create(b, loc, scalarConstant(b, loc, v.getType(), 1.0), v);
+}
+
+Value vjp::mul(OpBuilder &b, Location loc, Value x, Value y) {
+  return MultiplyOp::create(b, loc, x, y);
+}
+Value vjp::div(OpBuilder &b, Location loc, Value x, Value y) {
+  return DivideOp::create(b, loc, x, y);
+}
+Value vjp::sub(OpBuilder &b, Location loc, Value x, Value y) {
+  return SubtractOp::create(b, loc, x, y);
+}
+Value vjp::neg(OpBuilder &b, Location loc, Value x) { return NegativeOp::create(b, loc, x); }
+Value vjp::oneMinus(OpBuilder &b, Location loc, Value v) { return ::oneMinus(b, loc, v); }
+Value vjp::scalarLike(OpBuilder &b, Location loc, Value like, double value) {
+  return scalarConstant(b, loc, like.getType(), value);
+}
+Value vjp::greater(OpBuilder &b, Location loc, Value x, Value y) {
+  return GreaterOp::create(b, loc, x, y);
+}
+Value vjp::where(OpBuilder &b, Location loc, Value cond, Value x, Value y) {
+  return WhereOp::create(b, loc, cond, x, y);
+}
+
+Value vjp::reshapeTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getShape() == shape)
+    return v;
+  return ReshapeOp::create(b, loc, type.clone(shape), v);
+}
+

@@ -1,0 +1,33 @@
+//===- ElementwiseGradients.cpp - gradients of elementwise relax ops ------===//
+
+#include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
+#include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
+
+using namespace mlir;
+using namespace mlir::relax;
+using namespace mlir::relax::vjp;
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary: the rules are the `vjp` fields in ops/ElementwiseOps.td.
+//===----------------------------------------------------------------------===//
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary: add, subtract, multiply and divide are the
+// `lhsVjp`/`rhsVjp` fields in ops/ElementwiseOps.td; each operand's adjoint is
+// summed back to its shape.
+//===----------------------------------------------------------------------===//
+
+LogicalResult WhereOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                  ArrayRef<bool> needsGrad,
+                                                  MutableArrayRef<Value> operandGrads) {
+  Value g = resultGrads[0];
+  Location loc = getLoc();
+  Value zero = scalarLike(b, loc, g, 0.0);
+  if (needsGrad[1])
+    operandGrads[1] =
+        sumToType(b, loc, WhereOp::create(b, loc, getCond(), g, zero), getLhs().getType());
+  if (needsGrad[2])
+    operandGrads[2] =
+        sumToType(b, loc, WhereOp::create(b, loc, getCond(), zero, g), getRhs().getType());
+  return success();
+}
