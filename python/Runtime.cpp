@@ -19,7 +19,6 @@
 //===----------------------------------------------------------------------===//
 
 #include <nanobind/nanobind.h>
-#include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
@@ -27,7 +26,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <string>
 #include <vector>
 
 namespace nb = nanobind;
@@ -158,8 +156,6 @@ public:
     }
   }
 
-  size_t numInputs() const { return inputs.size(); }
-
 private:
   [[noreturn]] static void throwMismatch(size_t index, bool isInput) {
     PyErr_SetObject(argumentMismatch.ptr(),
@@ -194,6 +190,5 @@ NB_MODULE(_relax_runtime, m) {
            "'f' (float), 'i' (signed integer), 'b' (bool).")
       .def("__call__", &Signature::call, nb::arg("args"), nb::arg("results"),
            "Calls the function; raises ArgumentMismatch(kind, index) for a buffer "
-           "that does not match its leaf.")
-      .def_prop_ro("num_inputs", &Signature::numInputs);
+           "that does not match its leaf.");
 }

@@ -50,15 +50,14 @@ def gradient(
     return result
 
 
-def _as_index(value: object, what: str) -> int:
+def _as_index(value: object, what: str, expected: str = "an integer") -> int:
     """`value` as a Python int (numpy integers too); bools are rejected."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{what} must be an integer, got {value!r}")
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        raise TypeError(f"{what} must be an integer, got {type(value).__name__} "
-                        f"{value!r}") from None
+    if not isinstance(value, (bool, np.bool_)):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise TypeError(f"{what} must be {expected}, got {value!r} ({type(value).__name__})")
 
 
 def _check_target_index(fn: Any, func: str, target_index: int) -> None:
@@ -72,13 +71,10 @@ def _check_target_index(fn: Any, func: str, target_index: int) -> None:
         return  # the pass explains this one
     result = results[0].maybe_downcast()
     if isinstance(result, ir.TupleType):
-        if not 0 <= target_index < result.num_types:
-            raise ValueError(f"target_index {target_index} is out of range: '{func}' returns a "
-                             f"tuple of {result.num_types} fields; pass 0 to "
-                             f"{result.num_types - 1}")
-    elif target_index != 0:
-        raise ValueError(f"target_index {target_index} given, but '{func}' returns a single "
-                         f"value; pass target_index=0")
+        raise ValueError(f"target_index {target_index} is out of range: '{func}' returns a "
+                         f"tuple of {result.num_types} fields; pass 0 to {result.num_types - 1}")
+    raise ValueError(f"target_index {target_index} given, but '{func}' returns a single "
+                     f"value; pass target_index=0")
 
 
 def _resolve_params(names: list[str], wanted: Sequence[Union[int, str]], func: str) -> list[int]:
@@ -86,11 +82,8 @@ def _resolve_params(names: list[str], wanted: Sequence[Union[int, str]], func: s
         wanted = [wanted]
     indices = []
     for w in wanted:
-        if isinstance(w, (bool, np.bool_)) or not isinstance(w, (int, np.integer, str)):
-            raise TypeError(f"require_grads entries must be parameter indices or names, got "
-                            f"{w!r} ({type(w).__name__})")
-        if isinstance(w, np.integer):
-            w = int(w)
+        if not isinstance(w, str):
+            w = _as_index(w, "require_grads entries", "parameter indices or names")
         if isinstance(w, str):
             if w not in names:
                 raise ValueError(f"'{func}' has no parameter named '{w}'; its parameters are: "

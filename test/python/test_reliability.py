@@ -15,14 +15,11 @@ import relax_mlir
 import relax_testing as rt
 
 
-def body(params: str, result_type: str, lines: str) -> str:
+def body(params: list[rt.Param], result_type: str, lines: str) -> str:
     """`func.func @main(params) -> result_type` with `lines` in its dataflow block
     (the last line defines %out)."""
-    indented = "\n".join("    " + line.strip() for line in lines.strip().splitlines())
-    return (f"func.func @main({params}) -> {result_type} {{\n"
-            f"  %r = relax.dataflow -> ({result_type}) {{\n{indented}\n"
-            f"    relax.output %out : {result_type}\n  }}\n"
-            f"  return %r : {result_type}\n}}\n")
+    bindings = [line.strip() for line in lines.strip().splitlines()]
+    return rt.function_text("main", params, bindings, "%out", result_type)
 
 
 # ---------------------------------------------------------------------------
@@ -31,7 +28,8 @@ def body(params: str, result_type: str, lines: str) -> str:
 
 def test_sum_of_0d_times_vector() -> None:
     # Was [2, 8, 18]: fusion re-accumulated the all-parallel "reduction".
-    text = body("%s: tensor<f32>, %x: tensor<3xf32>", "tensor<3xf32>", """
+    params = [rt.Param("s", (), np.float32), rt.Param("x", (3,), np.float32)]
+    text = body(params, "tensor<3xf32>", """
         %0 = relax.sum %s : tensor<f32> -> tensor<f32>
         %out = relax.multiply %0, %x : tensor<f32>, tensor<3xf32> -> tensor<3xf32>
     """)
@@ -42,7 +40,7 @@ def test_sum_of_0d_times_vector() -> None:
 @pytest.mark.parametrize("op", ["sum", "mean"])
 def test_reduction_over_empty_axis_list_plus_zeros(op: str) -> None:
     # Was [[1, 2, 3], [2, 4, 6]].
-    text = body("%y: tensor<2x3xf32>", "tensor<2x3xf32>", f"""
+    text = body([rt.Param("y", (2, 3), np.float32)], "tensor<2x3xf32>", f"""
         %0 = relax.{op} %y {{axis = array<i64>}} : tensor<2x3xf32> -> tensor<2x3xf32>
         %z = relax.zeros : tensor<2x3xf32>
         %out = relax.add %0, %z : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
@@ -53,7 +51,7 @@ def test_reduction_over_empty_axis_list_plus_zeros(op: str) -> None:
 
 def test_gradient_through_reduction_over_no_axes() -> None:
     # d/dx sum(sum(s) * x) = sum(s) broadcast; d/ds = sum(x).
-    text = body("%s: tensor<f64>, %x: tensor<3xf64>", "tensor<f64>", """
+    text = body([rt.Param("s", (), np.float64), rt.Param("x", (3,), np.float64)], "tensor<f64>", """
         %0 = relax.sum %s : tensor<f64> -> tensor<f64>
         %1 = relax.multiply %0, %x : tensor<f64>, tensor<3xf64> -> tensor<3xf64>
         %out = relax.sum %1 : tensor<3xf64> -> tensor<f64>
@@ -70,27 +68,28 @@ def test_gradient_through_reduction_over_no_axes() -> None:
 
 def test_f16_mean_of_70000_ones() -> None:
     # Was 0: the count 70000 rounded to inf in f16.
-    text = body("%y: tensor<70000xf16>", "tensor<f16>",
+    text = body([rt.Param("y", (70000,), np.float16)], "tensor<f16>",
                 "%out = relax.mean %y : tensor<70000xf16> -> tensor<f16>")
     assert rt.compile_text(text).main(np.ones(70000, np.float16)) == 1.0
 
 
 def test_f16_mean_of_3000_halves() -> None:
     # Was 0.341: the f16 sum stalls at 1024.
-    text = body("%y: tensor<3000xf16>", "tensor<f16>",
+    text = body([rt.Param("y", (3000,), np.float16)], "tensor<f16>",
                 "%out = relax.mean %y : tensor<3000xf16> -> tensor<f16>")
     assert rt.compile_text(text).main(np.full(3000, 0.5, np.float16)) == 0.5
 
 
 def test_f16_sum_past_2048() -> None:
-    text = body("%y: tensor<3000xf16>", "tensor<f16>",
+    text = body([rt.Param("y", (3000,), np.float16)], "tensor<f16>",
                 "%out = relax.sum %y : tensor<3000xf16> -> tensor<f16>")
     assert rt.compile_text(text).main(np.ones(3000, np.float16)) == 3000
 
 
 def test_f16_matmul_accumulates_in_f32() -> None:
     # 4096 products of 1 * 1: an f16 accumulator stalls at 2048.
-    text = body("%a: tensor<1x4096xf16>, %b: tensor<4096x1xf16>", "tensor<1x1xf16>",
+    params = [rt.Param("a", (1, 4096), np.float16), rt.Param("b", (4096, 1), np.float16)]
+    text = body(params, "tensor<1x1xf16>",
                 "%out = relax.matmul %a, %b : tensor<1x4096xf16>, tensor<4096x1xf16> "
                 "-> tensor<1x1xf16>")
     got = rt.compile_text(text).main(np.ones((1, 4096), np.float16),
@@ -101,7 +100,7 @@ def test_f16_matmul_accumulates_in_f32() -> None:
 def test_f32_sum_of_1e8_ones_and_no_materialized_splat() -> None:
     # Was 16,777,216 (an f32 sum stalls at 2^24), and the splat of 1e8 ones
     # was compiled into a 400 MB global (2 s, 2 GB to compile).
-    text = body("", "tensor<f32>", """
+    text = body([], "tensor<f32>", """
         %o = relax.ones : tensor<100000000xf32>
         %out = relax.sum %o : tensor<100000000xf32> -> tensor<f32>
     """)
@@ -138,7 +137,7 @@ def test_integer_division_by_zero_does_not_kill_the_process(tmp_path) -> None:
 
 
 def test_integer_division_i64_matches_truncation() -> None:
-    text = body("%a: tensor<6xi64>, %b: tensor<6xi64>", "tensor<6xi64>",
+    text = body([rt.Param("a", (6,), np.int64), rt.Param("b", (6,), np.int64)], "tensor<6xi64>",
                 "%out = relax.divide %a, %b : tensor<6xi64>, tensor<6xi64> -> tensor<6xi64>")
     a = np.array([9, -9, 9, -9, np.iinfo(np.int64).min, 3], np.int64)
     b = np.array([4, 4, -4, -4, -1, 0], np.int64)

@@ -101,6 +101,17 @@ static void flattenSignature(func::FuncOp func) {
   func.removeResAttrsAttr();
 }
 
+void mlir::relax::inlineNestedDataflows(Operation *root) {
+  SmallVector<DataflowOp> dataflows;
+  root->walk([&](DataflowOp df) {
+    if (df.getOperation() != root)
+      dataflows.push_back(df);
+  });
+  // Outer blocks first: inner ones move with their parent's bindings.
+  for (DataflowOp df : llvm::reverse(dataflows))
+    inlineDataflow(df);
+}
+
 void mlir::relax::removeCheckpointMarkers(Operation *root) {
   root->walk([](Operation *op) {
     if (isa<StartCheckpointOp, EndCheckpointOp>(op)) {
@@ -113,10 +124,7 @@ void mlir::relax::removeCheckpointMarkers(Operation *root) {
 LogicalResult mlir::relax::flattenTuples(ModuleOp module) {
   // Checkpoint markers only matter to the gradient pass.
   removeCheckpointMarkers(module);
-  SmallVector<DataflowOp> dataflows;
-  module.walk([&](DataflowOp df) { dataflows.push_back(df); });
-  for (DataflowOp df : llvm::reverse(dataflows))
-    inlineDataflow(df);
+  inlineNestedDataflows(module);
 
   WalkResult calls = module.walk([](CallOpInterface call) {
     if (containsTuple(call->getOperandTypes()) || containsTuple(call->getResultTypes())) {

@@ -98,20 +98,7 @@ static Value gatherBindings(BodyShape &shape) {
   for (auto [res, yielded] : llvm::zip(df.getResults(), out.getOperands()))
     res.replaceUsesWithIf(yielded, [&](OpOperand &use) { return df->isAncestor(use.getOwner()); });
   // A nested dataflow block only groups bindings: splice them in its place.
-  SmallVector<DataflowOp> nested;
-  for (DataflowOp inner : body.getOps<DataflowOp>())
-    nested.push_back(inner);
-  while (!nested.empty()) {
-    DataflowOp inner = nested.pop_back_val();
-    Block &innerBody = inner.getBody().front();
-    for (DataflowOp deeper : innerBody.getOps<DataflowOp>())
-      nested.push_back(deeper);
-    OutputOp innerOut = inner.getOutput();
-    inner.replaceAllUsesWith(innerOut.getOperands());
-    body.getOperations().splice(Block::iterator(inner), innerBody.getOperations(),
-                                innerBody.begin(), Block::iterator(innerOut));
-    inner.erase();
-  }
+  inlineNestedDataflows(df);
   Value ret = shape.ret.getOperand(0);
   if (auto res = dyn_cast<OpResult>(ret); res && res.getOwner() == df)
     ret = out.getOperand(res.getResultNumber());
@@ -373,9 +360,10 @@ LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
     }
     SmallVector<bool> needsGrad =
         llvm::map_to_vector(op->getOperands(), [&](Value v) { return active.contains(v); });
-    if (!anyGrad || (!llvm::is_contained(needsGrad, true) && !capturesActive.contains(op)))
+    bool captures = capturesActive.contains(op);
+    if (!anyGrad || (!llvm::is_contained(needsGrad, true) && !captures))
       continue;
-    if (capturesActive.contains(op)) {
+    if (captures) {
       op->emitError("'") << op->getName()
                          << "' is on the path to the target through values its regions "
                             "read; the gradient pass does not differentiate through regions";

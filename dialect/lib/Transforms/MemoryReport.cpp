@@ -15,7 +15,8 @@ using namespace mlir::relax;
 
 /// Bytes of a tensor type, saturated at INT64_MAX (0 for other types).
 static int64_t tensorBytes(Type type) {
-  if (!isa<RankedTensorType>(type) || !cast<RankedTensorType>(type).hasStaticShape())
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
     return 0;
   return tensorSizeInBytes(type).value_or(std::numeric_limits<int64_t>::max());
 }

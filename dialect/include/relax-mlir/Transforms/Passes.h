@@ -13,6 +13,9 @@ namespace mlir::relax {
 
 /// Replaces every checkpoint marker under `root` by its operand.
 void removeCheckpointMarkers(Operation *root);
+/// Inlines every relax.dataflow nested in `root` (not `root` itself): its
+/// bindings take its place and its results become what it yields.
+void inlineNestedDataflows(Operation *root);
 
 /// Inlines dataflow blocks, flattens tuple function boundaries and folds tuple
 /// accesses in `module` (the body of `relax-flatten-tuples`).

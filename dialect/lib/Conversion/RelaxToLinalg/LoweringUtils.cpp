@@ -161,4 +161,11 @@ Value finishReduction(OpBuilder &b, Location loc, Value v, Type elt, double divi
   });
 }
 
+Value buildReduction(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes,
+                     RankedTensorType result, double divisor) {
+  Type elt = result.getElementType();
+  Value sum = buildSum(b, loc, x, axes, accumulatorType(elt));
+  return reshapeTensor(b, loc, finishReduction(b, loc, sum, elt, divisor), result);
+}
+
 } // namespace mlir::relax::lowering

@@ -70,6 +70,11 @@ Value buildSum(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes, Type
 /// converted to the element type `elt`, in one elementwise generic.
 Value finishReduction(OpBuilder &b, Location loc, Value v, Type elt, double divisor);
 
+/// `x` summed over `axes` in its accumulator type, divided by `divisor` and
+/// converted back, reshaped to `result` (keepdims, collapse_sum_to).
+Value buildReduction(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes,
+                     RankedTensorType result, double divisor);
+
 /// The patterns of each op family (RelaxToLinalg.cpp adds them all).
 void populateElementwiseLoweringPatterns(RewritePatternSet &patterns);
 void populateReductionLoweringPatterns(RewritePatternSet &patterns);

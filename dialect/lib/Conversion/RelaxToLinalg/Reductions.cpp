@@ -16,13 +16,9 @@ struct ReductionLowering : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    SmallVector<int64_t> axes = op.getReducedAxes();
-    Type elt = op.getType().getElementType();
-    Value sum = buildSum(rewriter, loc, adaptor.getX(), axes, accumulatorType(elt));
     double count = IsMean ? static_cast<double>(op.getReducedElementCount()) : 1.0;
-    sum = finishReduction(rewriter, loc, sum, elt, count);
-    rewriter.replaceOp(op, reshapeTensor(rewriter, loc, sum, op.getType()));
+    rewriter.replaceOp(op, buildReduction(rewriter, op.getLoc(), adaptor.getX(),
+                                          op.getReducedAxes(), op.getType(), count));
     return success();
   }
 };
@@ -38,10 +34,7 @@ struct CollapseSumToLowering : OpConversionPattern<CollapseSumToOp> {
     for (int64_t d = 0; d < in.getRank(); ++d)
       if (d < lead || (out.getDimSize(d - lead) == 1 && in.getDimSize(d) != 1))
         axes.push_back(d);
-    Type elt = out.getElementType();
-    Value sum = buildSum(rewriter, op.getLoc(), adaptor.getX(), axes, accumulatorType(elt));
-    sum = finishReduction(rewriter, op.getLoc(), sum, elt, 1.0);
-    rewriter.replaceOp(op, reshapeTensor(rewriter, op.getLoc(), sum, out));
+    rewriter.replaceOp(op, buildReduction(rewriter, op.getLoc(), adaptor.getX(), axes, out, 1.0));
     return success();
   }
 };
