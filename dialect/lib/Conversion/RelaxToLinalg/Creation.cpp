@@ -8,7 +8,7 @@ using namespace mlir::relax::lowering;
 
 namespace {
 
-/// relax.zeros / relax.ones to a splat constant (made a fill below when it has
+/// relax.zeros / relax.ones (and their *_like forms) to a splat constant (made a fill below when it has
 /// more than one element).
 template <typename Op, int FillValue>
 struct FillLowering : OpConversionPattern<Op> {
@@ -20,6 +20,22 @@ struct FillLowering : OpConversionPattern<Op> {
     Attribute v = isa<FloatType>(elt) ? Attribute(rewriter.getFloatAttr(elt, FillValue))
                                       : Attribute(rewriter.getIntegerAttr(elt, FillValue));
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, DenseElementsAttr::get(type, v));
+    return success();
+  }
+};
+
+/// relax.full / relax.full_like: the 0-d value extracted and filled in.
+template <typename Op>
+struct FullLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value element = tensor::ExtractOp::create(rewriter, loc, adaptor.getValue(), ValueRange{});
+    rewriter.replaceOp(op, linalg::FillOp::create(rewriter, loc, element,
+                                                  emptyTensor(rewriter, loc, type))
+                               .getResult(0));
     return success();
   }
 };
@@ -45,5 +61,7 @@ void mlir::relax::lowering::splatConstantsToFills(ModuleOp module) {
 }
 
 void mlir::relax::lowering::populateCreationLoweringPatterns(RewritePatternSet &patterns) {
-  patterns.add<FillLowering<ZerosOp, 0>, FillLowering<OnesOp, 1>>(patterns.getContext());
+  patterns.add<FillLowering<ZerosOp, 0>, FillLowering<OnesOp, 1>, FillLowering<ZerosLikeOp, 0>,
+               FillLowering<OnesLikeOp, 1>, FullLowering<FullOp>, FullLowering<FullLikeOp>>(
+      patterns.getContext());
 }

@@ -2,6 +2,8 @@
 
 #include "LoweringUtils.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::relax;
 using namespace mlir::relax::lowering;
@@ -24,17 +26,73 @@ static Value scalarLog(OpBuilder &b, Location l, Type, ValueRange x) {
 static Value scalarTanh(OpBuilder &b, Location l, Type, ValueRange x) {
   return math::TanhOp::create(b, l, x[0]);
 }
-static Value scalarSigmoid(OpBuilder &b, Location l, Type elt, ValueRange x) {
-  Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x[0]));
-  Value one = scalar(b, l, elt, 1.0);
-  return arith::DivFOp::create(b, l, one, arith::AddFOp::create(b, l, one, e));
-}
 static Value scalarRelu(OpBuilder &b, Location l, Type elt, ValueRange x) {
   Value zero = scalar(b, l, elt, 0.0);
   if (isa<FloatType>(elt))
     return arith::MaximumFOp::create(b, l, x[0], zero);
   return arith::MaxSIOp::create(b, l, x[0], zero);
 }
+/// `fn(x)` for a float `x`, computed in f32 when x is f16 or bf16 (libm has no
+/// half-precision entry points, and f32 rounds once at the end).
+static Value viaF32(OpBuilder &b, Location l, Value x,
+                    function_ref<Value(OpBuilder &, Location, Value)> fn) {
+  Type elt = x.getType();
+  if (!isa<Float16Type, BFloat16Type>(elt))
+    return fn(b, l, x);
+  Type f32 = b.getF32Type();
+  return convertScalar(b, l, fn(b, l, convertScalar(b, l, x, f32)), elt);
+}
+template <typename MathOp>
+static Value scalarMath(OpBuilder &b, Location l, Type, ValueRange x) {
+  return viaF32(b, l, x[0], [](OpBuilder &nb, Location nl, Value v) -> Value {
+    return MathOp::create(nb, nl, v);
+  });
+}
+static Value scalarAbs(OpBuilder &b, Location l, Type elt, ValueRange x) {
+  if (isa<FloatType>(elt))
+    return math::AbsFOp::create(b, l, x[0]);
+  return math::AbsIOp::create(b, l, x[0]);
+}
+static Value scalarSquare(OpBuilder &b, Location l, Type, ValueRange x) {
+  return buildMul(b, l, x[0], x[0]);
+}
+/// 1 / (1 + exp(-x)): exp overflows to inf for x < -88 (f32) and the quotient
+/// is then exactly 0, never NaN.
+static Value sigmoidOf(OpBuilder &b, Location l, Value x) {
+  Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x));
+  Value one = scalar(b, l, x.getType(), 1.0);
+  return arith::DivFOp::create(b, l, one, arith::AddFOp::create(b, l, one, e));
+}
+static Value scalarSigmoid(OpBuilder &b, Location l, Type, ValueRange x) {
+  return sigmoidOf(b, l, x[0]);
+}
+static Value scalarSilu(OpBuilder &b, Location l, Type, ValueRange x) {
+  return viaF32(b, l, x[0], [](OpBuilder &nb, Location nl, Value v) -> Value {
+    return arith::MulFOp::create(nb, nl, v, sigmoidOf(nb, nl, v));
+  });
+}
+/// The exact gelu of the contract: x (1 + erf(x / sqrt 2)) / 2.
+static Value scalarGelu(OpBuilder &b, Location l, Type, ValueRange x) {
+  return viaF32(b, l, x[0], [](OpBuilder &nb, Location nl, Value v) -> Value {
+    Type t = v.getType();
+    Value e = math::ErfOp::create(
+        nb, nl, arith::MulFOp::create(nb, nl, v, scalar(nb, nl, t, M_SQRT1_2)));
+    Value half = arith::MulFOp::create(nb, nl, v, scalar(nb, nl, t, 0.5));
+    return arith::MulFOp::create(nb, nl, half,
+                                 arith::AddFOp::create(nb, nl, scalar(nb, nl, t, 1.0), e));
+  });
+}
+/// log(1 + exp(x)) as max(x, 0) + log1p(exp(-|x|)): finite for every finite x.
+static Value scalarSoftplus(OpBuilder &b, Location l, Type, ValueRange x) {
+  return viaF32(b, l, x[0], [](OpBuilder &nb, Location nl, Value v) -> Value {
+    Type t = v.getType();
+    Value pos = arith::MaximumFOp::create(nb, nl, v, scalar(nb, nl, t, 0.0));
+    Value negAbs = arith::NegFOp::create(nb, nl, math::AbsFOp::create(nb, nl, v));
+    Value tail = math::Log1pOp::create(nb, nl, math::ExpOp::create(nb, nl, negAbs));
+    return arith::AddFOp::create(nb, nl, pos, tail);
+  });
+}
+
 static Value scalarAdd(OpBuilder &b, Location l, Type elt, ValueRange x) {
   return buildAdd(b, l, x[0], x[1]);
 }
@@ -68,15 +126,92 @@ static Value scalarDivide(OpBuilder &b, Location l, Type elt, ValueRange x) {
   Value quotient = arith::DivSIOp::create(b, l, x[0], divisor);
   return arith::SelectOp::create(b, l, byZero, zero, quotient);
 }
-static Value scalarGreater(OpBuilder &b, Location l, Type elt, ValueRange x) {
+static Value scalarPower(OpBuilder &b, Location l, Type, ValueRange x) {
+  Type elt = x[0].getType();
+  if (!isa<Float16Type, BFloat16Type>(elt))
+    return math::PowFOp::create(b, l, x[0], x[1]);
+  Type f32 = b.getF32Type();
+  Value p = math::PowFOp::create(b, l, convertScalar(b, l, x[0], f32),
+                                 convertScalar(b, l, x[1], f32));
+  return convertScalar(b, l, p, elt);
+}
+/// numpy's maximum/minimum: NaN propagates for floats.
+static Value scalarMaximum(OpBuilder &b, Location l, Type, ValueRange x) {
+  return floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(b, l, x[0], x[1]);
+}
+static Value scalarMinimum(OpBuilder &b, Location l, Type, ValueRange x) {
+  return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, l, x[0], x[1]);
+}
+
+/// Comparisons: ordered float predicates (false with a NaN operand), except
+/// not_equal, which is true with a NaN operand, as in numpy.
+template <arith::CmpFPredicate FPred, arith::CmpIPredicate IPred>
+static Value scalarCompare(OpBuilder &b, Location l, Type elt, ValueRange x) {
   if (isa<FloatType>(elt))
-    return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x[0], x[1]);
-  return arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, x[0], x[1]);
+    return arith::CmpFOp::create(b, l, FPred, x[0], x[1]);
+  return arith::CmpIOp::create(b, l, IPred, x[0], x[1]);
 }
 static Value scalarWhere(OpBuilder &b, Location l, Type, ValueRange x) {
   return arith::SelectOp::create(b, l, x[0], x[1], x[2]);
 }
 static Value scalarIdentity(OpBuilder &, Location, Type, ValueRange x) { return x[0]; }
+
+//===----------------------------------------------------------------------===//
+// Ops with attributes or a result type of their own
+//===----------------------------------------------------------------------===//
+
+/// A float value converted to the integer type `to` as numpy does on this
+/// platform for in-range values (truncation toward zero), saturating out of
+/// range and giving 0 for NaN instead of LLVM's poison.
+static Value floatToInt(OpBuilder &b, Location l, Value v, IntegerType to) {
+  unsigned width = to.getWidth();
+  Type from = v.getType();
+  auto constant = [&](const APInt &i) {
+    return arith::ConstantOp::create(b, l, b.getIntegerAttr(to, i));
+  };
+  // 2^(width-1) is exact in every float type that can hold it.
+  double limit = std::ldexp(1.0, width - 1);
+  Value tooHigh = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, v,
+                                        scalar(b, l, from, limit));
+  Value tooLow = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, v,
+                                       scalar(b, l, from, -limit));
+  Value isNan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, v, v);
+  Value safe = arith::SelectOp::create(
+      b, l, arith::OrIOp::create(b, l, arith::OrIOp::create(b, l, tooHigh, tooLow), isNan),
+      scalar(b, l, from, 0.0), v);
+  Value r = arith::FPToSIOp::create(b, l, to, safe);
+  r = arith::SelectOp::create(b, l, tooHigh, constant(APInt::getSignedMaxValue(width)), r);
+  r = arith::SelectOp::create(b, l, tooLow, constant(APInt::getSignedMinValue(width)), r);
+  return r;
+}
+
+/// One element converted as numpy's astype does.
+static Value convertElement(OpBuilder &b, Location l, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (to.isInteger(1)) {
+    if (isa<FloatType>(from))
+      return arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, v, scalar(b, l, from, 0.0));
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, v, scalar(b, l, from, 0.0));
+  }
+  if (isa<FloatType>(from) && isa<FloatType>(to)) {
+    // bf16 <-> f16 has no direct instruction: go through f32.
+    if (cast<FloatType>(from).getWidth() == cast<FloatType>(to).getWidth())
+      return arith::TruncFOp::create(b, l, to, arith::ExtFOp::create(b, l, b.getF32Type(), v));
+    return convertScalar(b, l, v, to);
+  }
+  if (isa<FloatType>(from))
+    return floatToInt(b, l, v, cast<IntegerType>(to));
+  bool isBool = from.isInteger(1);
+  if (isa<FloatType>(to))
+    return isBool ? Value(arith::UIToFPOp::create(b, l, to, v))
+                  : Value(arith::SIToFPOp::create(b, l, to, v));
+  if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+    return arith::TruncIOp::create(b, l, to, v);
+  return isBool ? Value(arith::ExtUIOp::create(b, l, to, v))
+                : Value(arith::ExtSIOp::create(b, l, to, v));
+}
 
 
 //===----------------------------------------------------------------------===//
@@ -103,6 +238,71 @@ struct ElementwiseLowering : OpConversionPattern<Op> {
   }
 };
 
+/// relax.astype: the result element type picks the conversion.
+struct AstypeLowering : OpConversionPattern<AstypeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AstypeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type to = op.getType().getElementType();
+    rewriter.replaceOp(op, buildElementwise(rewriter, op.getLoc(), op.getType(), adaptor.getX(),
+                                            [&](OpBuilder &b, Location l, ValueRange x) {
+                                              return convertElement(b, l, x[0], to);
+                                            }));
+    return success();
+  }
+};
+
+/// relax.leaky_relu: x > 0 ? x : alpha x.
+struct LeakyReluLowering : OpConversionPattern<LeakyReluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LeakyReluOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    double alpha = op.getAlpha().convertToDouble();
+    rewriter.replaceOp(
+        op, buildElementwise(rewriter, op.getLoc(), op.getType(), adaptor.getX(),
+                             [&](OpBuilder &b, Location l, ValueRange x) -> Value {
+                               Type t = x[0].getType();
+                               Value positive = arith::CmpFOp::create(
+                                   b, l, arith::CmpFPredicate::OGT, x[0], scalar(b, l, t, 0.0));
+                               Value scaled =
+                                   arith::MulFOp::create(b, l, x[0], scalar(b, l, t, alpha));
+                               return arith::SelectOp::create(b, l, positive, x[0], scaled);
+                             }));
+    return success();
+  }
+};
+
+/// relax.clip: min(max(x, lo), hi); integer bounds are rounded inward
+/// (ceil(min), floor(max)) and saturated to the type's range.
+struct ClipLowering : OpConversionPattern<ClipOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ClipOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    double lo = op.getMin().convertToDouble(), hi = op.getMax().convertToDouble();
+    Type elt = op.getType().getElementType();
+    auto bound = [&](OpBuilder &b, Location l, double v, bool isMin) -> Value {
+      if (isa<FloatType>(elt))
+        return scalar(b, l, elt, v);
+      unsigned width = elt.getIntOrFloatBitWidth();
+      double r = isMin ? std::ceil(v) : std::floor(v);
+      double maxV = std::ldexp(1.0, width - 1);
+      APInt i = r >= maxV    ? APInt::getSignedMaxValue(width)
+                : r < -maxV ? APInt::getSignedMinValue(width)
+                            : APInt(width, static_cast<int64_t>(r), /*isSigned=*/true);
+      return arith::ConstantOp::create(b, l, b.getIntegerAttr(elt, i));
+    };
+    rewriter.replaceOp(
+        op, buildElementwise(rewriter, op.getLoc(), op.getType(), adaptor.getX(),
+                             [&](OpBuilder &b, Location l, ValueRange x) -> Value {
+                               Value v = floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(
+                                   b, l, x[0], bound(b, l, lo, true));
+                               return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(
+                                   b, l, v, bound(b, l, hi, false));
+                             }));
+    return success();
+  }
+};
+
 } // namespace
 
 /// The table of elementwise ops: each op and its scalar body, lowered by one
@@ -117,7 +317,31 @@ void mlir::relax::lowering::populateElementwiseLoweringPatterns(RewritePatternSe
                ElementwiseLowering<SubtractOp, scalarSubtract>,
                ElementwiseLowering<MultiplyOp, scalarMultiply>,
                ElementwiseLowering<DivideOp, scalarDivide>,
-               ElementwiseLowering<GreaterOp, scalarGreater>,
+               ElementwiseLowering<SqrtOp, scalarMath<math::SqrtOp>>,
+               ElementwiseLowering<RsqrtOp, scalarMath<math::RsqrtOp>>,
+               ElementwiseLowering<SinOp, scalarMath<math::SinOp>>,
+               ElementwiseLowering<CosOp, scalarMath<math::CosOp>>,
+               ElementwiseLowering<TanOp, scalarMath<math::TanOp>>,
+               ElementwiseLowering<ErfOp, scalarMath<math::ErfOp>>,
+               ElementwiseLowering<AbsOp, scalarAbs>, ElementwiseLowering<SquareOp, scalarSquare>,
+               ElementwiseLowering<SiluOp, scalarSilu>, ElementwiseLowering<GeluOp, scalarGelu>,
+               ElementwiseLowering<SoftplusOp, scalarSoftplus>,
+               ElementwiseLowering<PowerOp, scalarPower>,
+               ElementwiseLowering<MaximumOp, scalarMaximum>,
+               ElementwiseLowering<MinimumOp, scalarMinimum>,
+               ElementwiseLowering<EqualOp, scalarCompare<arith::CmpFPredicate::OEQ,
+                                                          arith::CmpIPredicate::eq>>,
+               ElementwiseLowering<NotEqualOp, scalarCompare<arith::CmpFPredicate::UNE,
+                                                             arith::CmpIPredicate::ne>>,
+               ElementwiseLowering<GreaterOp, scalarCompare<arith::CmpFPredicate::OGT,
+                                                            arith::CmpIPredicate::sgt>>,
+               ElementwiseLowering<GreaterEqualOp, scalarCompare<arith::CmpFPredicate::OGE,
+                                                                 arith::CmpIPredicate::sge>>,
+               ElementwiseLowering<LessOp, scalarCompare<arith::CmpFPredicate::OLT,
+                                                         arith::CmpIPredicate::slt>>,
+               ElementwiseLowering<LessEqualOp, scalarCompare<arith::CmpFPredicate::OLE,
+                                                              arith::CmpIPredicate::sle>>,
+               AstypeLowering, LeakyReluLowering, ClipLowering,
                ElementwiseLowering<WhereOp, scalarWhere>,
                ElementwiseLowering<BroadcastToOp, scalarIdentity>>(patterns.getContext());
 }

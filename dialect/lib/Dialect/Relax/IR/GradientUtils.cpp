@@ -102,6 +102,9 @@ static Value oneMinus(OpBuilder &b, Location loc, Value v) {
   return SubtractOp::create(b, loc, scalarConstant(b, loc, v.getType(), 1.0), v);
 }
 
+Value vjp::add(OpBuilder &b, Location loc, Value x, Value y) {
+  return AddOp::create(b, loc, x, y);
+}
 Value vjp::mul(OpBuilder &b, Location loc, Value x, Value y) {
   return MultiplyOp::create(b, loc, x, y);
 }
@@ -118,6 +121,15 @@ Value vjp::scalarLike(OpBuilder &b, Location loc, Value like, double value) {
 }
 Value vjp::greater(OpBuilder &b, Location loc, Value x, Value y) {
   return GreaterOp::create(b, loc, x, y);
+}
+Value vjp::less(OpBuilder &b, Location loc, Value x, Value y) {
+  return LessOp::create(b, loc, x, y);
+}
+Value vjp::sign(OpBuilder &b, Location loc, Value x) {
+  Value zero = scalarLike(b, loc, x, 0.0);
+  return WhereOp::create(b, loc, GreaterOp::create(b, loc, x, zero), scalarLike(b, loc, x, 1.0),
+                         WhereOp::create(b, loc, LessOp::create(b, loc, x, zero),
+                                         scalarLike(b, loc, x, -1.0), zero));
 }
 Value vjp::where(OpBuilder &b, Location loc, Value cond, Value x, Value y) {
   return WhereOp::create(b, loc, cond, x, y);

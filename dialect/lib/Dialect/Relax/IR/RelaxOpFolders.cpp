@@ -55,6 +55,12 @@ OpFoldResult MultiplyOp::fold(FoldAdaptor) {
   return foldIdentityOperand(getLhs(), getRhs(), getType(), isKnownOne);
 }
 
+OpFoldResult AstypeOp::fold(FoldAdaptor) {
+  if (getX().getType() == getType())
+    return getX();
+  return {};
+}
+
 //===----------------------------------------------------------------------===//
 // Shape manipulation
 //===----------------------------------------------------------------------===//

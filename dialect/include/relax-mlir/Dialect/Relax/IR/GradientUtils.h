@@ -29,6 +29,7 @@ Value sumToType(OpBuilder &b, Location loc, Value grad, Type type);
 /// Builders for the gradient rules declared in ODS (the `vjp` fields of the
 /// elementwise op classes): each creates one relax op (or a 0-d constant).
 namespace vjp {
+Value add(OpBuilder &b, Location loc, Value x, Value y);
 Value mul(OpBuilder &b, Location loc, Value x, Value y);
 Value div(OpBuilder &b, Location loc, Value x, Value y);
 Value sub(OpBuilder &b, Location loc, Value x, Value y);
@@ -38,6 +39,9 @@ Value oneMinus(OpBuilder &b, Location loc, Value v);
 /// A 0-d constant `value` of `like`'s element type.
 Value scalarLike(OpBuilder &b, Location loc, Value like, double value);
 Value greater(OpBuilder &b, Location loc, Value x, Value y);
+Value less(OpBuilder &b, Location loc, Value x, Value y);
+/// -1, 0 or 1 by the sign of `x`, in x's type.
+Value sign(OpBuilder &b, Location loc, Value x);
 Value where(OpBuilder &b, Location loc, Value cond, Value x, Value y);
 /// `v` reshaped to `shape` (itself when it already has that shape).
 Value reshapeTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape);

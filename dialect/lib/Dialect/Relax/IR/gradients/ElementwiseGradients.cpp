@@ -31,3 +31,17 @@ LogicalResult WhereOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resul
         sumToType(b, loc, WhereOp::create(b, loc, getCond(), zero, g), getRhs().getType());
   return success();
 }
+
+/// A float-to-float conversion passes the adjoint back converted; conversions
+/// from integers or to integers carry no gradient (their operand or result is
+/// not differentiable).
+LogicalResult AstypeOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                   ArrayRef<bool> needsGrad,
+                                                   MutableArrayRef<Value> operandGrads) {
+  if (!needsGrad[0] || !isDifferentiableType(getType()))
+    return success();
+  Type xType = getX().getType();
+  Value g = resultGrads[0];
+  operandGrads[0] = g.getType() == xType ? g : AstypeOp::create(b, getLoc(), xType, g);
+  return success();
+}

@@ -24,3 +24,20 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   results[0] = RankedTensorType::get(*shape, a.getElementType());
   return success();
 }
+
+LogicalResult ClipOp::verify() {
+  double lo = getMin().convertToDouble(), hi = getMax().convertToDouble();
+  if (std::isnan(lo) || std::isnan(hi))
+    return emitOpError("bounds must not be NaN");
+  if (lo > hi)
+    return emitOpError("min (") << lo << ") is greater than max (" << hi << ")";
+  return success();
+}
+
+LogicalResult AstypeOp::verify() {
+  if (getX().getType().getShape() != getType().getShape())
+    return emitOpError("result shape ")
+           << formatShape(getType().getShape()) << " differs from the operand shape "
+           << formatShape(getX().getType().getShape()) << "; astype only converts elements";
+  return success();
+}

@@ -36,6 +36,11 @@ class Relax_CompareOp<string mnemonic, string formula>
   }];
 }
 
+def Relax_EqualOp : Relax_CompareOp<"equal", "a == b">;
+def Relax_NotEqualOp : Relax_CompareOp<"not_equal", "a != b">;
 def Relax_GreaterOp : Relax_CompareOp<"greater", "a > b">;
+def Relax_GreaterEqualOp : Relax_CompareOp<"greater_equal", "a >= b">;
+def Relax_LessOp : Relax_CompareOp<"less", "a < b">;
+def Relax_LessEqualOp : Relax_CompareOp<"less_equal", "a <= b">;
 
 #endif // RELAX_OPS_COMPARISON_OPS_TD

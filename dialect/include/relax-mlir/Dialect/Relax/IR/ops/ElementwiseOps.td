@@ -52,6 +52,86 @@ def Relax_SigmoidOp : Relax_UnaryOp<"sigmoid", Relax_FloatTensor, "1 / (1 + exp(
 def Relax_ReluOp : Relax_UnaryOp<"relu", Relax_NumericTensor, "max(x, 0)",
     [{ Value zero = scalarLike(b, loc, x, 0.0);
        return where(b, loc, greater(b, loc, x, zero), g, zero); }]>;
+def Relax_SqrtOp : Relax_UnaryOp<"sqrt", Relax_FloatTensor, "sqrt(x)",
+    [{ return div(b, loc, mul(b, loc, g, scalarLike(b, loc, x, 0.5)), y); }]>;
+// d(x^-1/2) = -1/2 x^-3/2 = -1/2 y^3
+def Relax_RsqrtOp : Relax_UnaryOp<"rsqrt", Relax_FloatTensor, "1 / sqrt(x)",
+    [{ return mul(b, loc, mul(b, loc, g, scalarLike(b, loc, x, -0.5)),
+                  mul(b, loc, y, mul(b, loc, y, y))); }]>;
+def Relax_SinOp : Relax_UnaryOp<"sin", Relax_FloatTensor, "sin(x)",
+    [{ return mul(b, loc, g, CosOp::create(b, loc, x)); }]>;
+def Relax_CosOp : Relax_UnaryOp<"cos", Relax_FloatTensor, "cos(x)",
+    [{ return neg(b, loc, mul(b, loc, g, SinOp::create(b, loc, x))); }]>;
+def Relax_TanOp : Relax_UnaryOp<"tan", Relax_FloatTensor, "tan(x)",
+    [{ return mul(b, loc, g, add(b, loc, scalarLike(b, loc, y, 1.0), mul(b, loc, y, y))); }]>;
+// The gradient at 0 is 0 (the sign function), as in JAX.
+def Relax_AbsOp : Relax_UnaryOp<"abs", Relax_NumericTensor, "|x|",
+    [{ return mul(b, loc, g, sign(b, loc, x)); }]>;
+def Relax_SquareOp : Relax_UnaryOp<"square", Relax_NumericTensor, "x * x",
+    [{ return mul(b, loc, g, mul(b, loc, x, scalarLike(b, loc, x, 2.0))); }]>;
+// d erf(x) = 2 / sqrt(pi) exp(-x^2)
+def Relax_ErfOp : Relax_UnaryOp<"erf", Relax_FloatTensor, "erf(x)",
+    [{ Value e = ExpOp::create(b, loc, neg(b, loc, mul(b, loc, x, x)));
+       return mul(b, loc, g, mul(b, loc, e, scalarLike(b, loc, x, M_2_SQRTPI))); }]>;
+// d (x s) = s (1 + x (1 - s)), s = sigmoid(x)
+def Relax_SiluOp : Relax_UnaryOp<"silu", Relax_FloatTensor, "x * sigmoid(x)",
+    [{ Value s = SigmoidOp::create(b, loc, x);
+       Value d = mul(b, loc, s, add(b, loc, scalarLike(b, loc, x, 1.0),
+                                    mul(b, loc, x, oneMinus(b, loc, s))));
+       return mul(b, loc, g, d); }]>;
+// d gelu(x) = Phi(x) + x phi(x), Phi(x) = (1 + erf(x / sqrt 2)) / 2,
+// phi(x) = exp(-x^2 / 2) / sqrt(2 pi)
+def Relax_GeluOp : Relax_UnaryOp<"gelu", Relax_FloatTensor, "x * (1 + erf(x / sqrt(2))) / 2",
+    [{ Value cdf = mul(b, loc, scalarLike(b, loc, x, 0.5),
+                       add(b, loc, scalarLike(b, loc, x, 1.0),
+                           ErfOp::create(b, loc, mul(b, loc, x,
+                                                     scalarLike(b, loc, x, M_SQRT1_2)))));
+       Value pdf = mul(b, loc, ExpOp::create(b, loc, mul(b, loc, mul(b, loc, x, x),
+                                                          scalarLike(b, loc, x, -0.5))),
+                       scalarLike(b, loc, x, 0.5 * M_2_SQRTPI * M_SQRT1_2));
+       return mul(b, loc, g, add(b, loc, cdf, mul(b, loc, x, pdf))); }]>;
+def Relax_SoftplusOp : Relax_UnaryOp<"softplus", Relax_FloatTensor, "log(1 + exp(x))",
+    [{ return mul(b, loc, g, SigmoidOp::create(b, loc, x)); }]>;
+
+def Relax_LeakyReluOp : Relax_UnaryOp<"leaky_relu", Relax_FloatTensor,
+    "x if x > 0 else alpha * x",
+    [{ Value zero = scalarLike(b, loc, x, 0.0);
+       return where(b, loc, greater(b, loc, x, zero), g,
+                    mul(b, loc, g, scalarLike(b, loc, x, getAlpha().convertToDouble()))); }]> {
+  let arguments = (ins Relax_FloatTensor:$x, DefaultValuedAttr<F64Attr, "0.01">:$alpha);
+}
+
+// The gradient passes where min < x < max (0 on and beyond the bounds).
+def Relax_ClipOp : Relax_UnaryOp<"clip", Relax_NumericTensor, "min(max(x, min), max)",
+    [{ Value zero = scalarLike(b, loc, g, 0.0);
+       Value lo = scalarLike(b, loc, x, getMin().convertToDouble());
+       Value hi = scalarLike(b, loc, x, getMax().convertToDouble());
+       return where(b, loc, greater(b, loc, x, lo),
+                    where(b, loc, less(b, loc, x, hi), g, zero), zero); }]> {
+  let arguments = (ins Relax_NumericTensor:$x, F64Attr:$min, F64Attr:$max);
+  let hasVerifier = 1;
+}
+
+def Relax_AstypeOp : Relax_Op<"astype", [Pure, Relax_Differentiable]> {
+  let summary = "Elementwise conversion to the result type's element type";
+  let description = [{
+    Converts each element as numpy's `astype` does: floats round to nearest,
+    floats to integers truncate toward zero (out-of-range values saturate),
+    integers and booleans to floats exactly where representable, anything to
+    i1 is `x != 0`, i1 to a number is 0 or 1. The shape is kept. A float to
+    float conversion passes the gradient back converted; other conversions
+    carry none.
+
+    ```mlir
+    %y = relax.astype %x : tensor<4x3xf32> -> tensor<4x3xf16>
+    ```
+  }];
+  let arguments = (ins Relax_Tensor:$x);
+  let results = (outs Relax_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Elementwise binary ops with numpy broadcasting
@@ -61,15 +141,16 @@ def Relax_ReluOp : Relax_UnaryOp<"relu", Relax_NumericTensor, "max(x, 0)",
 // product before it is summed back to the operand's shape (the reverse of
 // broadcasting): statements ending in `return <d>;` with `g`, `lhs`, `rhs`,
 // `y` (the result), `b` and `loc` in scope (see Relax_UnaryOp).
-class Relax_BroadcastBinaryOp<string mnemonic, string formula, code lhsVjp, code rhsVjp>
+class Relax_BroadcastBinaryOp<string mnemonic, string formula, code lhsVjp, code rhsVjp,
+                              Type type = Relax_NumericTensor>
     : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
   let summary = "Elementwise " # formula # " with numpy broadcasting";
   let description = "Computes `" # formula # "` elementwise. Both operands have one "
     "element type; the result shape is their numpy broadcast shape.\n\n"
     "```mlir\n%c = relax." # mnemonic # " %a, %b : tensor<4x3xf32>, tensor<3xf32> "
     "-> tensor<4x3xf32>\n```";
-  let arguments = (ins Relax_NumericTensor:$lhs, Relax_NumericTensor:$rhs);
-  let results = (outs Relax_NumericTensor:$result);
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs type:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
   let extraClassDefinition = [{
@@ -110,6 +191,27 @@ def Relax_MultiplyOp : Relax_BroadcastBinaryOp<"multiply", "a * b",
 def Relax_DivideOp : Relax_BroadcastBinaryOp<"divide", "a / b",
     [{ return div(b, loc, g, rhs); }],
     [{ return neg(b, loc, div(b, loc, mul(b, loc, g, y), rhs)); }]>;
+// d(a^b) = b a^(b-1) da + log(a) a^b db. Where a = 0 the rhs rule uses
+// log(a) = 0 (the limit of a^b log a for b > 0).
+def Relax_PowerOp : Relax_BroadcastBinaryOp<"power", "a ^ b",
+    [{ return mul(b, loc, g, mul(b, loc, rhs, PowerOp::create(
+                  b, loc, lhs, sub(b, loc, rhs, scalarLike(b, loc, rhs, 1.0))))); }],
+    [{ Value zero = scalarLike(b, loc, lhs, 0.0);
+       Value positive = greater(b, loc, lhs, zero);
+       Value logA = LogOp::create(b, loc, where(b, loc, positive, lhs,
+                                                scalarLike(b, loc, lhs, 1.0)));
+       return mul(b, loc, g, mul(b, loc, y, logA)); }], Relax_FloatTensor>;
+// Ties send the gradient to the lhs.
+def Relax_MaximumOp : Relax_BroadcastBinaryOp<"maximum", "max(a, b)",
+    [{ return where(b, loc, GreaterEqualOp::create(b, loc, lhs, rhs), g,
+                    scalarLike(b, loc, g, 0.0)); }],
+    [{ return where(b, loc, GreaterEqualOp::create(b, loc, lhs, rhs),
+                    scalarLike(b, loc, g, 0.0), g); }]>;
+def Relax_MinimumOp : Relax_BroadcastBinaryOp<"minimum", "min(a, b)",
+    [{ return where(b, loc, LessEqualOp::create(b, loc, lhs, rhs), g,
+                    scalarLike(b, loc, g, 0.0)); }],
+    [{ return where(b, loc, LessEqualOp::create(b, loc, lhs, rhs),
+                    scalarLike(b, loc, g, 0.0), g); }]>;
 
 def Relax_WhereOp : Relax_Op<"where", [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
   let summary = "Elementwise select with numpy broadcasting";
