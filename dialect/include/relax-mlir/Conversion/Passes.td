@@ -34,7 +34,7 @@ def ConvertRelaxToLinalgPass : Pass<"convert-relax-to-linalg", "::mlir::ModuleOp
   }];
   let dependentDialects = [
     "::mlir::relax::RelaxDialect", "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
-    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect", "::mlir::scf::SCFDialect"
   ];
 }
 

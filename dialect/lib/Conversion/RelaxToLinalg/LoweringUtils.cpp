@@ -55,6 +55,19 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
   return generic.getResult(0);
 }
 
+Value buildGather(OpBuilder &b, Location loc, Value x, RankedTensorType resultType,
+                  AffineMap map) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {map, AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx)};
+  SmallVector<utils::IteratorType> iterators(resultType.getRank(), utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ValueRange{x}, ValueRange{emptyTensor(b, loc, resultType)},
+      maps, iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, args[0]);
+      });
+  return generic.getResult(0);
+}
+
 /// Reshapes `v` to `type` (same element count) through a 1-D tensor.
 Value reshapeTensor(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
   auto src = cast<RankedTensorType>(v.getType());
@@ -103,11 +116,8 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
   return arith::TruncFOp::create(b, loc, to, v);
 }
 
-/// Sums `x` over `axes` (sorted) in the element type `acc`; the result drops
-/// the reduced dims. A sum over no axes is `x` converted to `acc`: it never
-/// becomes an all-parallel generic reading its init, which elementwise fusion
-/// would re-accumulate inside a broadcasting consumer.
-Value buildSum(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes, Type acc) {
+Value buildReduce(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes, Type acc,
+                  TypedAttr identity, ScalarFn combine) {
   MLIRContext *ctx = b.getContext();
   auto in = cast<RankedTensorType>(x.getType());
   if (axes.empty()) {
@@ -131,7 +141,7 @@ Value buildSum(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes, Type
     shape.push_back(in.getDimSize(d));
   }
   auto outType = RankedTensorType::get(shape, acc);
-  Value init = linalg::FillOp::create(b, loc, scalar(b, loc, acc, 0.0),
+  Value init = linalg::FillOp::create(b, loc, arith::ConstantOp::create(b, loc, identity).getResult(),
                                       emptyTensor(b, loc, outType))
                    .getResult(0);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(in.getRank(), ctx),
@@ -139,10 +149,18 @@ Value buildSum(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes, Type
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{outType}, ValueRange{x}, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value sum = buildAdd(nb, l, convertScalar(nb, l, args[0], acc), args[1]);
-        linalg::YieldOp::create(nb, l, sum);
+        Value r = combine(nb, l, {convertScalar(nb, l, args[0], acc), args[1]});
+        linalg::YieldOp::create(nb, l, r);
       });
   return generic.getResult(0);
+}
+
+Value buildSum(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes, Type acc) {
+  TypedAttr zero = isa<FloatType>(acc) ? TypedAttr(b.getFloatAttr(acc, 0.0))
+                                       : TypedAttr(b.getIntegerAttr(acc, 0));
+  return buildReduce(b, loc, x, axes, acc, zero, [](OpBuilder &nb, Location l, ValueRange v) {
+    return buildAdd(nb, l, v[0], v[1]);
+  });
 }
 
 /// `v` (an accumulator-typed tensor) divided by `divisor` (when not 1) and

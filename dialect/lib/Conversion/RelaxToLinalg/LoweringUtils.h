@@ -46,6 +46,10 @@ AffineMap broadcastMap(MLIRContext *ctx, RankedTensorType in, RankedTensorType o
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                        ValueRange inputs, ScalarFn body);
 
+/// A parallel generic over `resultType` copying `x` read through `map` (from
+/// the result's dims to x's indices): slices, tiles.
+Value buildGather(OpBuilder &b, Location loc, Value x, RankedTensorType resultType, AffineMap map);
+
 /// Reshapes `v` to `type` (same element count) through a 1-D tensor.
 Value reshapeTensor(OpBuilder &b, Location loc, Value v, RankedTensorType type);
 
@@ -59,6 +63,12 @@ Type matmulAccumulatorType(Type elt);
 
 /// Converts the float scalar `v` to `to` (extf or truncf); other types pass.
 Value convertScalar(OpBuilder &b, Location loc, Value v, Type to);
+
+/// Reduces `x` over `axes` (sorted) with `combine(element, accumulator)` from
+/// `identity`, in the element type `acc`; the result drops the reduced dims. A
+/// reduction over no axes is `x` converted to `acc`.
+Value buildReduce(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes, Type acc,
+                  TypedAttr identity, ScalarFn combine);
 
 /// Sums `x` over `axes` (sorted) in the element type `acc`; the result drops
 /// the reduced dims. A sum over no axes is `x` converted to `acc`: it never
@@ -79,8 +89,12 @@ Value buildReduction(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes
 void populateElementwiseLoweringPatterns(RewritePatternSet &patterns);
 void populateReductionLoweringPatterns(RewritePatternSet &patterns);
 void populateLinearAlgebraLoweringPatterns(RewritePatternSet &patterns);
+void populateNeuralNetworkLoweringPatterns(RewritePatternSet &patterns);
 void populateShapeLoweringPatterns(RewritePatternSet &patterns);
 void populateCreationLoweringPatterns(RewritePatternSet &patterns);
+/// Rewrites each relax.split as a tuple of strided_slices (before tuples are
+/// flattened).
+void expandSplits(ModuleOp module);
 /// Rewrites splat tensor constants of more than one element as linalg.fill.
 void splatConstantsToFills(ModuleOp module);
 

@@ -2,6 +2,8 @@
 
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::relax;
 using namespace mlir::relax::lowering;
@@ -39,9 +41,135 @@ struct CollapseSumToLowering : OpConversionPattern<CollapseSumToOp> {
   }
 };
 
+enum class Extremum { Max, Min };
+
+/// relax.max / relax.min: a reduction from -inf/+inf (INT_MIN/INT_MAX) with
+/// maximumf/minimumf, which propagate NaN as numpy does.
+template <typename Op, Extremum Kind>
+struct ExtremumLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type elt = op.getType().getElementType();
+    bool isMax = Kind == Extremum::Max;
+    TypedAttr identity;
+    if (auto f = dyn_cast<FloatType>(elt))
+      identity = rewriter.getFloatAttr(elt, APFloat::getInf(f.getFloatSemantics(), isMax));
+    else
+      identity = rewriter.getIntegerAttr(
+          elt, isMax ? APInt::getSignedMinValue(elt.getIntOrFloatBitWidth())
+                     : APInt::getSignedMaxValue(elt.getIntOrFloatBitWidth()));
+    Value r = buildReduce(rewriter, op.getLoc(), adaptor.getX(), op.getReducedAxes(), elt,
+                          identity, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                            if (isMax)
+                              return floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(b, l, v[0],
+                                                                                   v[1]);
+                            return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, l, v[0], v[1]);
+                          });
+    rewriter.replaceOp(op, reshapeTensor(rewriter, op.getLoc(), r, op.getType()));
+    return success();
+  }
+};
+
+/// relax.prod: a product from 1 in the accumulator type, rounded once.
+struct ProdLowering : OpConversionPattern<ProdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ProdOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elt = op.getType().getElementType(), acc = accumulatorType(elt);
+    TypedAttr one = isa<FloatType>(acc) ? TypedAttr(rewriter.getFloatAttr(acc, 1.0))
+                                        : TypedAttr(rewriter.getIntegerAttr(acc, 1));
+    Value r = buildReduce(rewriter, loc, adaptor.getX(), op.getReducedAxes(), acc, one,
+                          [](OpBuilder &b, Location l, ValueRange v) {
+                            return buildMul(b, l, v[0], v[1]);
+                          });
+    r = finishReduction(rewriter, loc, r, elt, 1.0);
+    rewriter.replaceOp(op, reshapeTensor(rewriter, loc, r, op.getType()));
+    return success();
+  }
+};
+
+/// relax.variance as the mean of squared deviations from the mean (two
+/// passes: no cancellation), in relax ops that lower in turn.
+struct VarianceLowering : OpConversionPattern<VarianceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(VarianceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    DenseI64ArrayAttr axes = rewriter.getDenseI64ArrayAttr(op.getReducedAxes());
+    Value mean = MeanOp::create(rewriter, loc, x, axes, rewriter.getBoolAttr(true));
+    Value centered = SubtractOp::create(rewriter, loc, x, mean);
+    Value squared = MultiplyOp::create(rewriter, loc, centered, centered);
+    rewriter.replaceOpWithNewOp<MeanOp>(op, op.getType(), squared, axes, op.getKeepdimsAttr());
+    return success();
+  }
+};
+
+/// relax.cumsum: an scf.for along the axis carrying the running sum of one
+/// slice in the accumulator type; each step inserts the rounded sum.
+struct CumsumLowering : OpConversionPattern<CumsumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CumsumOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    RankedTensorType type = op.getType();
+    Type elt = type.getElementType(), acc = accumulatorType(elt);
+    int64_t axis = op.getNormalizedAxis(), rank = type.getRank();
+    SmallVector<int64_t> sliceShape(type.getShape());
+    sliceShape[axis] = 1;
+    auto sliceType = RankedTensorType::get(sliceShape, elt);
+    auto accType = RankedTensorType::get(sliceShape, acc);
+    Value zero = scalar(rewriter, loc, acc, 0.0);
+    Value init =
+        linalg::FillOp::create(rewriter, loc, zero, emptyTensor(rewriter, loc, accType))
+            .getResult(0);
+    Value out = emptyTensor(rewriter, loc, type);
+    Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value ub = arith::ConstantIndexOp::create(rewriter, loc, type.getDimSize(axis));
+    Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lb, ub, step, ValueRange{init, out},
+        [&](OpBuilder &b, Location l, Value i, ValueRange carried) {
+          SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), strides(rank,
+                                                                              b.getIndexAttr(1));
+          SmallVector<OpFoldResult> sizes =
+              llvm::map_to_vector(sliceShape, [&](int64_t s) -> OpFoldResult {
+                return b.getIndexAttr(s);
+              });
+          offsets[axis] = i;
+          Value slice =
+              tensor::ExtractSliceOp::create(b, l, sliceType, x, offsets, sizes, strides);
+          // The running sum is updated in place (bufferization needs the
+          // yielded value to be the iteration argument's buffer).
+          SmallVector<AffineMap> maps(2, AffineMap::getMultiDimIdentityMap(rank, b.getContext()));
+          SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+          Value running =
+              linalg::GenericOp::create(
+                  b, l, TypeRange{accType}, ValueRange{slice}, ValueRange{carried[0]}, maps,
+                  iterators,
+                  [&](OpBuilder &nb, Location nl, ValueRange v) {
+                    linalg::YieldOp::create(
+                        nb, nl, buildAdd(nb, nl, v[1], convertScalar(nb, nl, v[0], acc)));
+                  })
+                  .getResult(0);
+          Value rounded = finishReduction(b, l, running, elt, 1.0);
+          Value next =
+              tensor::InsertSliceOp::create(b, l, rounded, carried[1], offsets, sizes, strides);
+          scf::YieldOp::create(b, l, ValueRange{running, next});
+        });
+    rewriter.replaceOp(op, loop.getResult(1));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::relax::lowering::populateReductionLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<ReductionLowering<SumOp, false>, ReductionLowering<MeanOp, true>,
-               CollapseSumToLowering>(patterns.getContext());
+               CollapseSumToLowering, ExtremumLowering<MaxOp, Extremum::Max>,
+               ExtremumLowering<MinOp, Extremum::Min>, ProdLowering, VarianceLowering,
+               CumsumLowering>(patterns.getContext());
 }

@@ -32,6 +32,7 @@ struct ConvertRelaxToLinalgPass
     : relax::impl::ConvertRelaxToLinalgPassBase<ConvertRelaxToLinalgPass> {
   void runOnOperation() final {
     ModuleOp module = getOperation();
+    expandSplits(module);
     if (failed(flattenTuples(module)))
       return signalPassFailure();
     MLIRContext *ctx = &getContext();
@@ -52,6 +53,7 @@ void mlir::relax::populateRelaxToLinalgConversionPatterns(RewritePatternSet &pat
   populateElementwiseLoweringPatterns(patterns);
   populateReductionLoweringPatterns(patterns);
   populateLinearAlgebraLoweringPatterns(patterns);
+  populateNeuralNetworkLoweringPatterns(patterns);
   populateShapeLoweringPatterns(patterns);
   populateCreationLoweringPatterns(patterns);
 }

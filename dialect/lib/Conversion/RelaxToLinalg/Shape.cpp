@@ -31,8 +31,232 @@ struct PermuteDimsLowering : OpConversionPattern<PermuteDimsOp> {
   }
 };
 
+/// Ops that only regroup elements in row-major order (expand_dims, squeeze,
+/// flatten) lower as reshapes.
+template <typename Op>
+struct RegroupLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, reshapeTensor(rewriter, op.getLoc(), adaptor.getX(),
+                                         cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+};
+
+/// relax.concat: each operand inserted at its offset into one empty tensor.
+struct ConcatLowering : OpConversionPattern<ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    int64_t axis = op.getNormalizedAxis(), rank = type.getRank(), offset = 0;
+    Value result = emptyTensor(rewriter, loc, type);
+    for (Value v : adaptor.getTensors()) {
+      auto t = cast<RankedTensorType>(v.getType());
+      SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
+      offsets[axis] = offset;
+      result = tensor::InsertSliceOp::create(rewriter, loc, v, result, ValueRange{}, ValueRange{},
+                                             ValueRange{}, offsets, t.getShape(), strides);
+      offset += t.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// relax.strided_slice: a tensor.extract_slice with positive strides (a
+/// negative-stride axis reads the same elements from the lowest up), then,
+/// when some stride was negative, one generic reversing those axes.
+struct StridedSliceLowering : OpConversionPattern<StridedSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(StridedSliceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    RankedTensorType type = op.getType();
+    SmallVector<int64_t> offsets, sizes, strides;
+    SmallVector<AffineExpr> exprs;
+    bool reversed = false;
+    for (auto [d, slice] : llvm::enumerate(op.getAxisSlices())) {
+      AffineExpr i = getAffineDimExpr(d, ctx);
+      if (slice.stride < 0 && slice.count > 1) {
+        offsets.push_back(slice.start + slice.stride * (slice.count - 1));
+        strides.push_back(-slice.stride);
+        exprs.push_back(slice.count - 1 - i);
+        reversed = true;
+      } else {
+        offsets.push_back(slice.count > 0 ? slice.start : 0);
+        strides.push_back(std::abs(slice.stride));
+        exprs.push_back(i);
+      }
+      sizes.push_back(slice.count);
+    }
+    Value v = tensor::ExtractSliceOp::create(rewriter, loc, type, adaptor.getX(), ValueRange{},
+                                             ValueRange{}, ValueRange{}, offsets, sizes, strides);
+    if (reversed)
+      v = buildGather(rewriter, loc, v, type, AffineMap::get(type.getRank(), 0, exprs, ctx));
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+};
+
+/// relax.tile: result index i reads x at i mod size (leading new axes dropped).
+struct TileLowering : OpConversionPattern<TileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TileOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *ctx = op.getContext();
+    auto type = cast<RankedTensorType>(op.getType());
+    RankedTensorType xType = op.getX().getType();
+    int64_t lead = type.getRank() - xType.getRank();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < xType.getRank(); ++d) {
+      int64_t size = xType.getDimSize(d);
+      AffineExpr i = getAffineDimExpr(d + lead, ctx);
+      exprs.push_back(size == type.getDimSize(d + lead) || size == 0 ? i : i % size);
+    }
+    rewriter.replaceOp(op, buildGather(rewriter, op.getLoc(), adaptor.getX(), type,
+                                       AffineMap::get(type.getRank(), 0, exprs, ctx)));
+    return success();
+  }
+};
+
+/// relax.pad: a fill with the pad value and x inserted at the before-widths.
+struct PadLowering : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    RankedTensorType xType = op.getX().getType();
+    Type elt = type.getElementType();
+    double padValue = op.getPadValue().convertToDouble();
+    Value fillValue;
+    if (elt.isInteger(1))
+      fillValue = arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(padValue != 0.0));
+    else
+      fillValue = scalar(rewriter, loc, elt, padValue);
+    Value filled = linalg::FillOp::create(rewriter, loc, fillValue, emptyTensor(rewriter, loc, type))
+                       .getResult(0);
+    SmallVector<int64_t> offsets, strides(type.getRank(), 1);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      offsets.push_back(op.getPadWidth()[2 * d]);
+    rewriter.replaceOp(op, tensor::InsertSliceOp::create(rewriter, loc, adaptor.getX(), filled,
+                                                         ValueRange{}, ValueRange{}, ValueRange{},
+                                                         offsets, xType.getShape(), strides));
+    return success();
+  }
+};
+
+/// relax.take: a generic over the result reading the index at the result's
+/// index dims, normalizing it (negative from the end, then clamped) and
+/// extracting x there.
+struct TakeLowering : OpConversionPattern<TakeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TakeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = adaptor.getX();
+    auto xType = cast<RankedTensorType>(x.getType());
+    int64_t axis = 0;
+    if (auto a = op.getAxis()) {
+      axis = static_cast<int64_t>(*a);
+      if (axis < 0)
+        axis += xType.getRank();
+    } else {
+      xType = RankedTensorType::get({xType.getNumElements()}, xType.getElementType());
+      x = reshapeTensor(rewriter, loc, x, xType);
+    }
+    auto idxType = cast<RankedTensorType>(op.getIndices().getType());
+    int64_t q = idxType.getRank(), n = xType.getDimSize(axis);
+    SmallVector<AffineExpr> idxExprs;
+    for (int64_t j = 0; j < q; ++j)
+      idxExprs.push_back(getAffineDimExpr(axis + j, ctx));
+    SmallVector<AffineMap> maps = {AffineMap::get(type.getRank(), 0, idxExprs, ctx),
+                                   AffineMap::getMultiDimIdentityMap(type.getRank(), ctx)};
+    SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
+    Type idxElt = idxType.getElementType();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{adaptor.getIndices()},
+        ValueRange{emptyTensor(rewriter, loc, type)}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value i = args[0];
+          Value size = scalar(b, l, idxElt, static_cast<double>(n));
+          Value negative = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i,
+                                                 scalar(b, l, idxElt, 0.0));
+          i = arith::SelectOp::create(b, l, negative, arith::AddIOp::create(b, l, i, size), i);
+          i = arith::MaxSIOp::create(b, l, i, scalar(b, l, idxElt, 0.0));
+          i = arith::MinSIOp::create(b, l, i, scalar(b, l, idxElt, static_cast<double>(n - 1)));
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < axis; ++d)
+            at.push_back(linalg::IndexOp::create(b, l, d));
+          at.push_back(arith::IndexCastOp::create(b, l, b.getIndexType(), i));
+          for (int64_t d = axis + 1; d < xType.getRank(); ++d)
+            at.push_back(linalg::IndexOp::create(b, l, d - 1 + q));
+          linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// relax.triu / relax.tril: x where (j - i >= k) / (j - i <= k) on the last
+/// two axes, else 0.
+template <typename Op, bool Upper>
+struct TriangleLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t rank = type.getRank(), k = static_cast<int64_t>(op.getK());
+    Type elt = type.getElementType();
+    rewriter.replaceOp(
+        op, buildElementwise(rewriter, op.getLoc(), type, adaptor.getX(),
+                             [&](OpBuilder &b, Location l, ValueRange x) -> Value {
+                               Value i = linalg::IndexOp::create(b, l, rank - 2);
+                               Value j = linalg::IndexOp::create(b, l, rank - 1);
+                               Value diff = arith::SubIOp::create(b, l, j, i);
+                               Value kv = arith::ConstantIndexOp::create(b, l, k);
+                               Value keep = arith::CmpIOp::create(
+                                   b, l, Upper ? arith::CmpIPredicate::sge
+                                               : arith::CmpIPredicate::sle,
+                                   diff, kv);
+                               Value zero = elt.isInteger(1)
+                                                ? Value(arith::ConstantOp::create(
+                                                      b, l, b.getBoolAttr(false)))
+                                                : scalar(b, l, elt, 0.0);
+                               return arith::SelectOp::create(b, l, keep, x[0], zero);
+                             }));
+    return success();
+  }
+};
+
 } // namespace
 
+/// relax.split becomes a tuple of strided_slices before tuples are flattened.
+void mlir::relax::lowering::expandSplits(ModuleOp module) {
+  module.walk([](SplitOp op) {
+    OpBuilder b(op);
+    int64_t axis = op.getNormalizedAxis();
+    SmallVector<Value> parts;
+    for (auto [begin, end] : op.getBounds())
+      parts.push_back(StridedSliceOp::create(b, op.getLoc(), op.getX(),
+                                             b.getDenseI64ArrayAttr({axis}),
+                                             b.getDenseI64ArrayAttr({begin}),
+                                             b.getDenseI64ArrayAttr({end}), DenseI64ArrayAttr()));
+    op.replaceAllUsesWith(TupleOp::create(b, op.getLoc(), parts).getResult());
+    op.erase();
+  });
+}
+
 void mlir::relax::lowering::populateShapeLoweringPatterns(RewritePatternSet &patterns) {
-  patterns.add<ReshapeLowering, PermuteDimsLowering>(patterns.getContext());
+  patterns.add<ReshapeLowering, PermuteDimsLowering, RegroupLowering<ExpandDimsOp>,
+               RegroupLowering<SqueezeOp>, RegroupLowering<FlattenOp>, ConcatLowering,
+               StridedSliceLowering, TileLowering, PadLowering, TakeLowering,
+               TriangleLowering<TriuOp, true>, TriangleLowering<TrilOp, false>>(
+      patterns.getContext());
 }

@@ -142,3 +142,47 @@ Value vjp::reshapeTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shap
   return ReshapeOp::create(b, loc, type.clone(shape), v);
 }
 
+
+Value vjp::astype(OpBuilder &b, Location loc, Value v, Type elt) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getElementType() == elt)
+    return v;
+  return AstypeOp::create(b, loc, type.clone(elt), v);
+}
+
+Value vjp::sumOver(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> axes, bool keepdims) {
+  if (axes.empty())
+    return v;
+  return SumOp::create(b, loc, v, b.getDenseI64ArrayAttr(axes), b.getBoolAttr(keepdims));
+}
+
+Value vjp::meanKeep(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> axes) {
+  return MeanOp::create(b, loc, v, b.getDenseI64ArrayAttr(axes), b.getBoolAttr(true));
+}
+
+Value vjp::keepReducedAxes(OpBuilder &b, Location loc, Value g, Value x, ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> kept(cast<RankedTensorType>(x.getType()).getShape());
+  for (int64_t a : axes)
+    kept[a] = 1;
+  return reshapeTo(b, loc, g, kept);
+}
+
+Value vjp::iota(OpBuilder &b, Location loc, int64_t n, Type elt, int64_t rank, int64_t axis) {
+  SmallVector<APInt> values;
+  unsigned width = elt.getIntOrFloatBitWidth();
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(APInt(width, i));
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = n;
+  auto type = RankedTensorType::get(shape, elt);
+  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
+}
+
+Value vjp::reverse(OpBuilder &b, Location loc, Value v, int64_t axis) {
+  int64_t n = cast<RankedTensorType>(v.getType()).getDimSize(axis);
+  if (n <= 1)
+    return v;
+  return StridedSliceOp::create(b, loc, v, b.getDenseI64ArrayAttr({axis}),
+                                b.getDenseI64ArrayAttr({n - 1}),
+                                b.getDenseI64ArrayAttr({-n - 1}), b.getDenseI64ArrayAttr({-1}));
+}

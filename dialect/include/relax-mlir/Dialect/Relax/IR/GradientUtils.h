@@ -45,6 +45,21 @@ Value sign(OpBuilder &b, Location loc, Value x);
 Value where(OpBuilder &b, Location loc, Value cond, Value x, Value y);
 /// `v` reshaped to `shape` (itself when it already has that shape).
 Value reshapeTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape);
+/// `v` converted to the element type `elt` (relax.astype; itself when equal).
+Value astype(OpBuilder &b, Location loc, Value v, Type elt);
+/// relax.sum of `v` over `axes` (sorted, non-negative) with `keepdims`; `v`
+/// itself for no axes.
+Value sumOver(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> axes, bool keepdims);
+/// relax.mean of `v` over `axes` with kept dims.
+Value meanKeep(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> axes);
+/// A reduction's adjoint `g` reshaped to the rank of `x` with size 1 at the
+/// reduced `axes` (it then broadcasts against x).
+Value keepReducedAxes(OpBuilder &b, Location loc, Value g, Value x, ArrayRef<int64_t> axes);
+/// A 1-D integer constant [0, 1, ..., n-1] of element type `elt`, reshaped to
+/// `rank` dims with n at `axis` and 1 elsewhere.
+Value iota(OpBuilder &b, Location loc, int64_t n, Type elt, int64_t rank, int64_t axis);
+/// `v` reversed along `axis` (a strided_slice with stride -1).
+Value reverse(OpBuilder &b, Location loc, Value v, int64_t axis);
 } // namespace vjp
 } // namespace mlir::relax
 

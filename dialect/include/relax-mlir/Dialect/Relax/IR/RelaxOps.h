@@ -23,6 +23,8 @@ LogicalResult inferReductionType(std::optional<Location> loc, Type input,
                                  SmallVectorImpl<Type> &results);
 /// The reduced axes of `input`, non-negative and sorted; assumes a verified op.
 SmallVector<int64_t> normalizeReductionAxes(Type input, std::optional<ArrayRef<int64_t>> axis);
+/// Checks an I64 `axis` attribute against `rank` (negative counts from the end).
+LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank);
 /// The canonicalization patterns of every relax op (folders apply too when the
 /// greedy driver runs them).
 void populateRelaxCanonicalizationPatterns(RewritePatternSet &patterns);

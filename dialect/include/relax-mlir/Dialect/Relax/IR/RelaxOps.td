@@ -2,7 +2,7 @@
 //
 // Every op of the relax dialect, one file per op family under ops/:
 // structure (dataflow, tuples, checkpoints), elementwise, comparisons,
-// reductions, linear algebra, shape manipulation and creation.
+// reductions, linear algebra, neural network, shape manipulation and creation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +22,7 @@ include "relax-mlir/Dialect/Relax/IR/ops/ElementwiseOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/ComparisonOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/ReductionOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/LinearAlgebraOps.td"
+include "relax-mlir/Dialect/Relax/IR/ops/NeuralNetworkOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/ShapeOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/CreationOps.td"
 

@@ -43,3 +43,215 @@ LogicalResult CollapseSumToOp::buildVectorJacobianProduct(OpBuilder &b, ValueRan
   operandGrads[0] = BroadcastToOp::create(b, getLoc(), getX().getType(), resultGrads[0]);
   return success();
 }
+
+/// The adjoint of an op that only regroups elements: g reshaped to x's type.
+static Value reshapeBack(OpBuilder &b, Location loc, Value g, Value x) {
+  return reshapeTo(b, loc, g, cast<RankedTensorType>(x.getType()).getShape());
+}
+
+LogicalResult ExpandDimsOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                       ArrayRef<bool>,
+                                                       MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = reshapeBack(b, getLoc(), resultGrads[0], getX());
+  return success();
+}
+
+LogicalResult SqueezeOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                    ArrayRef<bool>,
+                                                    MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = reshapeBack(b, getLoc(), resultGrads[0], getX());
+  return success();
+}
+
+LogicalResult FlattenOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                    ArrayRef<bool>,
+                                                    MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = reshapeBack(b, getLoc(), resultGrads[0], getX());
+  return success();
+}
+
+/// `v` restricted to [begin, begin + size) along `axis`.
+static Value sliceAxis(OpBuilder &b, Location loc, Value v, int64_t axis, int64_t begin,
+                       int64_t size) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (begin == 0 && size == type.getDimSize(axis))
+    return v;
+  return StridedSliceOp::create(b, loc, v, b.getDenseI64ArrayAttr({axis}),
+                                b.getDenseI64ArrayAttr({begin}),
+                                b.getDenseI64ArrayAttr({begin + size}), DenseI64ArrayAttr());
+}
+
+LogicalResult ConcatOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                   ArrayRef<bool> needsGrad,
+                                                   MutableArrayRef<Value> operandGrads) {
+  int64_t axis = getNormalizedAxis(), offset = 0;
+  for (auto [i, operand] : llvm::enumerate(getTensors())) {
+    int64_t size = cast<RankedTensorType>(operand.getType()).getDimSize(axis);
+    if (needsGrad[i])
+      operandGrads[i] = sliceAxis(b, getLoc(), resultGrads[0], axis, offset, size);
+    offset += size;
+  }
+  return success();
+}
+
+LogicalResult SplitOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                  ArrayRef<bool>,
+                                                  MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  auto parts = cast<TupleType>(getType());
+  SmallVector<Value> fields;
+  for (int64_t i = 0, e = parts.size(); i < e; ++i)
+    fields.push_back(b.createOrFold<TupleGetItemOp>(loc, resultGrads[0], i));
+  operandGrads[0] = fields.size() == 1
+                        ? fields[0]
+                        : ConcatOp::create(b, loc, fields, b.getI64IntegerAttr(getNormalizedAxis()))
+                              .getResult();
+  return success();
+}
+
+// dx[pre, j, post] = sum_i (idx_i == j) g[pre, i, post]: a matmul of the
+// transposed one-hot matrix of the (normalized, clamped) indices with g viewed
+// as (pre, #indices, post); repeated indices accumulate.
+LogicalResult TakeOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                 ArrayRef<bool>,
+                                                 MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  auto xType = cast<RankedTensorType>(getX().getType());
+  auto idxType = cast<RankedTensorType>(getIndices().getType());
+  SmallVector<int64_t> xShape(xType.getShape());
+  int64_t axis = 0;
+  if (auto a = getAxis())
+    axis = static_cast<int64_t>(*a) < 0 ? static_cast<int64_t>(*a) + xType.getRank()
+                                        : static_cast<int64_t>(*a);
+  else
+    xShape = {xType.getNumElements()};
+  int64_t n = xShape[axis], m = idxType.getNumElements(), pre = 1, post = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    pre *= xShape[d];
+  for (int64_t d = axis + 1; d < static_cast<int64_t>(xShape.size()); ++d)
+    post *= xShape[d];
+  Type idxElt = idxType.getElementType();
+  auto intScalar = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({}, idxElt),
+                               b.getIntegerAttr(idxElt, v).getValue()));
+  };
+  Value idx = reshapeTo(b, loc, getIndices(), {m, 1});
+  idx = where(b, loc, less(b, loc, idx, intScalar(0)), add(b, loc, idx, intScalar(n)), idx);
+  idx = ClipOp::create(b, loc, idx, b.getF64FloatAttr(0.0),
+                       b.getF64FloatAttr(static_cast<double>(std::max<int64_t>(n - 1, 0))));
+  Value onehot = astype(b, loc, EqualOp::create(b, loc, idx, iota(b, loc, n, idxElt, 2, 1)),
+                        xType.getElementType());
+  Value g = reshapeTo(b, loc, resultGrads[0], {pre, m, post});
+  Value dx = MatmulOp::create(b, loc, buildTransposeLastTwo(b, loc, onehot), g);
+  operandGrads[0] = reshapeTo(b, loc, dx, xType.getShape());
+  return success();
+}
+
+// The adjoint scatters g back into zeros, one axis at a time: a negative
+// stride reverses g first; a stride s > 1 interleaves s - 1 zeros after each
+// element (reshape to (.., count, 1, ..), pad to (.., count, s, ..), reshape);
+// then pad before the first index and after the last.
+LogicalResult StridedSliceOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                         ArrayRef<bool>,
+                                                         MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  auto xType = cast<RankedTensorType>(getX().getType());
+  Value v = resultGrads[0];
+  for (auto [axis, slice] : llvm::enumerate(getAxisSlices())) {
+    int64_t d = static_cast<int64_t>(axis), n = xType.getDimSize(d);
+    auto [start, stride, count] = slice;
+    if (start == 0 && stride == 1 && count == n)
+      continue;
+    if (count == 0)
+      return success(); // nothing was read: a zero adjoint
+    if (stride < 0) {
+      v = reverse(b, loc, v, d);
+      start += stride * (count - 1);
+      stride = -stride;
+    }
+    auto type = cast<RankedTensorType>(v.getType());
+    int64_t extent = count;
+    if (stride > 1) {
+      SmallVector<int64_t> split(type.getShape());
+      split.insert(split.begin() + d + 1, 1);
+      v = reshapeTo(b, loc, v, split);
+      SmallVector<int64_t> widths(2 * split.size(), 0);
+      widths[2 * (d + 1) + 1] = stride - 1;
+      v = PadOp::create(b, loc, v, b.getDenseI64ArrayAttr(widths), b.getF64FloatAttr(0.0));
+      extent = count * stride;
+      SmallVector<int64_t> merged(type.getShape());
+      merged[d] = extent;
+      v = reshapeTo(b, loc, v, merged);
+    }
+    if (start + extent > n) {
+      extent = n - start;
+      v = sliceAxis(b, loc, v, d, 0, extent);
+    }
+    SmallVector<int64_t> widths(2 * xType.getRank(), 0);
+    widths[2 * d] = start;
+    widths[2 * d + 1] = n - start - extent;
+    v = PadOp::create(b, loc, v, b.getDenseI64ArrayAttr(widths), b.getF64FloatAttr(0.0));
+  }
+  operandGrads[0] = v;
+  return success();
+}
+
+// Sum over the repetitions: g viewed as (rep_0, size_0, rep_1, size_1, ...).
+LogicalResult TileOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                 ArrayRef<bool>,
+                                                 MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  auto xType = cast<RankedTensorType>(getX().getType());
+  auto outType = cast<RankedTensorType>(getType());
+  int64_t rank = outType.getRank(), lead = rank - xType.getRank();
+  SmallVector<int64_t> interleaved, repAxes;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = d >= lead ? xType.getDimSize(d - lead) : 1;
+    int64_t rep = size == 0 ? 0 : outType.getDimSize(d) / size;
+    if (size == 0) // an empty axis: nothing to sum, any split of 0 elements works
+      rep = 1;
+    repAxes.push_back(interleaved.size());
+    interleaved.push_back(rep);
+    interleaved.push_back(size);
+  }
+  Value v = reshapeTo(b, loc, resultGrads[0], interleaved);
+  v = sumOver(b, loc, v, repAxes, /*keepdims=*/false);
+  operandGrads[0] = reshapeTo(b, loc, v, xType.getShape());
+  return success();
+}
+
+LogicalResult PadOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                ArrayRef<bool>,
+                                                MutableArrayRef<Value> operandGrads) {
+  auto xType = cast<RankedTensorType>(getX().getType());
+  ArrayRef<int64_t> widths = getPadWidth();
+  SmallVector<int64_t> axes, begin, end;
+  for (int64_t d = 0; d < xType.getRank(); ++d) {
+    axes.push_back(d);
+    begin.push_back(widths[2 * d]);
+    end.push_back(widths[2 * d] + xType.getDimSize(d));
+  }
+  Value g = resultGrads[0];
+  if (g.getType() != xType)
+    g = StridedSliceOp::create(b, getLoc(), g, b.getDenseI64ArrayAttr(axes),
+                               b.getDenseI64ArrayAttr(begin), b.getDenseI64ArrayAttr(end),
+                               DenseI64ArrayAttr());
+  operandGrads[0] = g;
+  return success();
+}
+
+LogicalResult TriuOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                 ArrayRef<bool>,
+                                                 MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = TriuOp::create(b, getLoc(), resultGrads[0], getKAttr());
+  return success();
+}
+
+LogicalResult TrilOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                 ArrayRef<bool>,
+                                                 MutableArrayRef<Value> operandGrads) {
+  operandGrads[0] = TrilOp::create(b, getLoc(), resultGrads[0], getKAttr());
+  return success();
+}

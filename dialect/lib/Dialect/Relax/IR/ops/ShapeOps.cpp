@@ -2,6 +2,10 @@
 
 #include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
 
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::relax;
 
@@ -89,3 +93,354 @@ LogicalResult CollapseSumToOp::verify() {
            << ": the result shape must broadcast to the operand shape";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Shape ops with inferred result types
+//===----------------------------------------------------------------------===//
+
+/// The operand of a one-operand shape op as a ranked tensor, or a diagnostic.
+static FailureOr<RankedTensorType> rankedOperand(std::optional<Location> loc, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return emitOptionalError(loc, "operand must be a ranked tensor");
+  return tensor;
+}
+
+/// Normalizes `axes` (negative count from `rank`), rejecting out-of-range and
+/// repeated axes; returns them sorted.
+static FailureOr<SmallVector<int64_t>> normalizeAxes(std::optional<Location> loc,
+                                                     ArrayRef<int64_t> axes, int64_t rank,
+                                                     StringRef what = "axis") {
+  SmallVector<int64_t> out;
+  for (int64_t a : axes) {
+    if (a < -rank || a >= rank)
+      return emitOptionalError(loc, what, " ", a, " is out of range for rank ", rank);
+    int64_t n = a < 0 ? a + rank : a;
+    if (llvm::is_contained(out, n))
+      return emitOptionalError(loc, what, " ", a, " is repeated");
+    out.push_back(n);
+  }
+  llvm::sort(out);
+  return out;
+}
+
+LogicalResult ExpandDimsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto x = rankedOperand(loc, adaptor.getX().getType());
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> axis = adaptor.getAxis();
+  int64_t rank = x->getRank() + static_cast<int64_t>(axis.size());
+  auto axes = normalizeAxes(loc, axis, rank);
+  if (failed(axes))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0, src = 0; d < rank; ++d)
+    shape.push_back(llvm::is_contained(*axes, d) ? 1 : x->getDimSize(src++));
+  results.push_back(x->clone(shape));
+  return success();
+}
+
+LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto x = rankedOperand(loc, adaptor.getX().getType());
+  if (failed(x))
+    return failure();
+  SmallVector<int64_t> axes;
+  if (auto axis = adaptor.getAxis()) {
+    auto normalized = normalizeAxes(loc, *axis, x->getRank());
+    if (failed(normalized))
+      return failure();
+    axes = *normalized;
+    for (int64_t a : axes)
+      if (x->getDimSize(a) != 1)
+        return emitOptionalError(loc, "cannot squeeze axis ", a, " of size ", x->getDimSize(a),
+                                 ": only size-1 axes can be removed");
+  } else {
+    for (int64_t d = 0; d < x->getRank(); ++d)
+      if (x->getDimSize(d) == 1)
+        axes.push_back(d);
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < x->getRank(); ++d)
+    if (!llvm::is_contained(axes, d))
+      shape.push_back(x->getDimSize(d));
+  results.push_back(x->clone(shape));
+  return success();
+}
+
+LogicalResult FlattenOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto x = rankedOperand(loc, adaptor.getX().getType());
+  if (failed(x))
+    return failure();
+  results.push_back(x->clone({x->getNumElements()}));
+  return success();
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  ValueRange tensors = adaptor.getTensors();
+  if (tensors.empty())
+    return emitOptionalError(loc, "needs at least one operand");
+  auto first = rankedOperand(loc, tensors[0].getType());
+  if (failed(first))
+    return failure();
+  int64_t rank = first->getRank();
+  if (rank == 0)
+    return emitOptionalError(loc, "cannot concatenate 0-d tensors");
+  int64_t axis = adaptor.getAxis();
+  if (axis < -rank || axis >= rank)
+    return emitOptionalError(loc, "axis ", axis, " is out of range for rank ", rank);
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> shape(first->getShape());
+  for (auto [i, v] : llvm::enumerate(tensors.drop_front())) {
+    auto t = rankedOperand(loc, v.getType());
+    if (failed(t))
+      return failure();
+    if (t->getElementType() != first->getElementType())
+      return emitOptionalError(loc, "operand ", i + 1, " has element type ", t->getElementType(),
+                               ", operand 0 has ", first->getElementType());
+    if (t->getRank() != rank)
+      return emitOptionalError(loc, "operand ", i + 1, " has rank ", t->getRank(),
+                               ", operand 0 has rank ", rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis)
+        continue;
+      if (t->getDimSize(d) != shape[d])
+        return emitOptionalError(loc, "operand ", i + 1, " has shape ",
+                                 formatShape(t->getShape()), ", incompatible with operand 0's ",
+                                 formatShape(first->getShape()), " off the concatenation axis ",
+                                 axis);
+    }
+    shape[axis] += t->getDimSize(axis);
+  }
+  results.push_back(first->clone(shape));
+  return success();
+}
+
+/// [begin, end) of each part of a split of an axis of size `size`.
+static FailureOr<SmallVector<std::pair<int64_t, int64_t>>>
+splitBounds(std::optional<Location> loc, Attribute spec, int64_t size) {
+  SmallVector<std::pair<int64_t, int64_t>> bounds;
+  if (auto sections = dyn_cast_if_present<IntegerAttr>(spec)) {
+    int64_t n = sections.getInt();
+    if (n <= 0)
+      return emitOptionalError(loc, "indices_or_sections must be a positive number of "
+                                    "sections, got ",
+                               n);
+    if (size % n != 0)
+      return emitOptionalError(loc, "an axis of size ", size, " cannot be split into ", n,
+                               " equal sections");
+    for (int64_t i = 0; i < n; ++i)
+      bounds.push_back({i * (size / n), (i + 1) * (size / n)});
+    return bounds;
+  }
+  auto points = dyn_cast_if_present<DenseI64ArrayAttr>(spec);
+  if (!points)
+    return emitOptionalError(loc, "indices_or_sections must be an integer or an integer list");
+  int64_t prev = 0;
+  for (int64_t p : points.asArrayRef()) {
+    if (p < 0)
+      return emitOptionalError(loc, "split point ", p, " is negative");
+    if (p < prev)
+      return emitOptionalError(loc, "split points must be sorted, got ", p, " after ", prev);
+    int64_t at = std::min(p, size);
+    bounds.push_back({std::min(prev, size), at});
+    prev = p;
+  }
+  bounds.push_back({std::min(prev, size), size});
+  return bounds;
+}
+
+SmallVector<std::pair<int64_t, int64_t>> SplitOp::getBounds() {
+  return *splitBounds(std::nullopt, getIndicesOrSections(),
+                      getX().getType().getDimSize(getNormalizedAxis()));
+}
+
+LogicalResult SplitOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                        Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto x = rankedOperand(loc, adaptor.getX().getType());
+  if (failed(x))
+    return failure();
+  int64_t rank = x->getRank();
+  int64_t axis = adaptor.getAxisAttr() ? adaptor.getAxisAttr().getInt() : 0;
+  if (rank == 0)
+    return emitOptionalError(loc, "cannot split a 0-d tensor");
+  if (axis < -rank || axis >= rank)
+    return emitOptionalError(loc, "axis ", axis, " is out of range for rank ", rank);
+  if (axis < 0)
+    axis += rank;
+  auto bounds = splitBounds(loc, adaptor.getIndicesOrSectionsAttr(), x->getDimSize(axis));
+  if (failed(bounds))
+    return failure();
+  SmallVector<Type> parts;
+  for (auto [begin, end] : *bounds) {
+    SmallVector<int64_t> shape(x->getShape());
+    shape[axis] = end - begin;
+    parts.push_back(x->clone(shape));
+  }
+  results.push_back(TupleType::get(ctx, parts));
+  return success();
+}
+
+LogicalResult TakeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                       Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto x = rankedOperand(loc, adaptor.getX().getType());
+  auto indices = rankedOperand(loc, adaptor.getIndices().getType());
+  if (failed(x) || failed(indices))
+    return failure();
+  SmallVector<int64_t> xShape(x->getShape());
+  int64_t axis = 0;
+  if (auto attr = adaptor.getAxisAttr()) {
+    int64_t rank = x->getRank();
+    axis = attr.getInt();
+    if (axis < -rank || axis >= rank)
+      return emitOptionalError(loc, "axis ", axis, " is out of range for rank ", rank);
+    if (axis < 0)
+      axis += rank;
+  } else {
+    xShape = {x->getNumElements()};
+  }
+  if (xShape[axis] == 0 && indices->getNumElements() != 0)
+    return emitOptionalError(loc, "cannot take from an axis of size 0");
+  SmallVector<int64_t> shape(xShape.begin(), xShape.begin() + axis);
+  llvm::append_range(shape, indices->getShape());
+  shape.append(xShape.begin() + axis + 1, xShape.end());
+  results.push_back(x->clone(shape));
+  return success();
+}
+
+/// numpy's slice of an axis of size n: the first index and the count.
+static std::pair<int64_t, int64_t> sliceRange(int64_t begin, int64_t end, int64_t stride,
+                                              int64_t n) {
+  auto clampIndex = [&](int64_t i, int64_t lo, int64_t hi) {
+    if (i < 0)
+      i += n;
+    return std::clamp(i, lo, hi);
+  };
+  if (stride > 0) {
+    int64_t b = clampIndex(begin, 0, n), e = clampIndex(end, 0, n);
+    return {b, e > b ? (e - b + stride - 1) / stride : 0};
+  }
+  int64_t b = clampIndex(begin, -1, n - 1), e = clampIndex(end, -1, n - 1);
+  return {b, b > e ? (b - e - stride - 1) / -stride : 0};
+}
+
+/// Checks the attributes of a strided_slice of `x` and computes each axis's slice.
+static FailureOr<SmallVector<StridedSliceOp::AxisSlice>>
+computeAxisSlices(std::optional<Location> loc, RankedTensorType x, ArrayRef<int64_t> axes,
+                  ArrayRef<int64_t> begin, ArrayRef<int64_t> end,
+                  std::optional<ArrayRef<int64_t>> strides) {
+  if (begin.size() != axes.size() || end.size() != axes.size() ||
+      (strides && strides->size() != axes.size()))
+    return emitOptionalError(loc, "axes, begin, end and strides must have one entry per sliced "
+                                  "axis; got ",
+                             axes.size(), ", ", begin.size(), ", ", end.size(), " and ",
+                             strides ? static_cast<int64_t>(strides->size()) : -1);
+  SmallVector<StridedSliceOp::AxisSlice> slices;
+  for (int64_t d = 0; d < x.getRank(); ++d)
+    slices.push_back({0, 1, x.getDimSize(d)});
+  SmallVector<int64_t> seen;
+  int64_t rank = x.getRank();
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t a = axes[i];
+    if (a < -rank || a >= rank)
+      return emitOptionalError(loc, "axis ", a, " is out of range for rank ", rank);
+    if (a < 0)
+      a += rank;
+    if (llvm::is_contained(seen, a))
+      return emitOptionalError(loc, "axis ", axes[i], " is repeated");
+    seen.push_back(a);
+    int64_t stride = strides ? (*strides)[i] : 1;
+    if (stride == 0)
+      return emitOptionalError(loc, "stride of axis ", axes[i], " is 0");
+    auto [start, count] = sliceRange(begin[i], end[i], stride, x.getDimSize(a));
+    slices[a] = {start, stride, count};
+  }
+  return slices;
+}
+
+SmallVector<StridedSliceOp::AxisSlice> StridedSliceOp::getAxisSlices() {
+  return *computeAxisSlices(std::nullopt, getX().getType(), getAxes(), getBegin(), getEnd(),
+                            getStrides());
+}
+
+LogicalResult StridedSliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                               Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto x = rankedOperand(loc, adaptor.getX().getType());
+  if (failed(x))
+    return failure();
+  auto slices = computeAxisSlices(loc, *x, adaptor.getAxes(), adaptor.getBegin(),
+                                  adaptor.getEnd(), adaptor.getStrides());
+  if (failed(slices))
+    return failure();
+  SmallVector<int64_t> shape =
+      llvm::map_to_vector(*slices, [](const StridedSliceOp::AxisSlice &s) { return s.count; });
+  results.push_back(x->clone(shape));
+  return success();
+}
+
+LogicalResult TileOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                       Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto x = rankedOperand(loc, adaptor.getX().getType());
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> repeats = adaptor.getRepeats();
+  for (int64_t r : repeats)
+    if (r < 0)
+      return emitOptionalError(loc, "repeats must be non-negative, got ", r);
+  int64_t rank = std::max<int64_t>(x->getRank(), repeats.size());
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t xd = d - (rank - x->getRank()), rd = d - (rank - static_cast<int64_t>(repeats.size()));
+    int64_t size = xd >= 0 ? x->getDimSize(xd) : 1;
+    int64_t rep = rd >= 0 ? repeats[rd] : 1;
+    if (llvm::MulOverflow(size, rep, size))
+      return emitOptionalError(loc, "tiled shape overflows int64");
+    shape.push_back(size);
+  }
+  auto type = x->clone(shape);
+  if (!hasRepresentableSize(type))
+    return emitOptionalError(loc, "tiled tensor of shape ", formatShape(shape), " is too large");
+  results.push_back(type);
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto x = rankedOperand(loc, adaptor.getX().getType());
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> widths = adaptor.getPadWidth();
+  if (static_cast<int64_t>(widths.size()) != 2 * x->getRank())
+    return emitOptionalError(loc, "pad_width must have 2 * rank = ", 2 * x->getRank(),
+                             " entries ((before, after) per axis), got ", widths.size());
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < x->getRank(); ++d) {
+    int64_t before = widths[2 * d], after = widths[2 * d + 1];
+    if (before < 0 || after < 0)
+      return emitOptionalError(loc, "pad widths must be non-negative, got (", before, ", ",
+                               after, ") for axis ", d);
+    int64_t size = x->getDimSize(d);
+    if (llvm::AddOverflow(size, before, size) || llvm::AddOverflow(size, after, size))
+      return emitOptionalError(loc, "padded shape overflows int64");
+    shape.push_back(size);
+  }
+  auto type = x->clone(shape);
+  if (!hasRepresentableSize(type))
+    return emitOptionalError(loc, "padded tensor of shape ", formatShape(shape), " is too large");
+  results.push_back(type);
+  return success();
+}
+
+template <typename Op>
+static LogicalResult verifyTriangle(Op op) {
+  if (op.getX().getType().getRank() < 2)
+    return op.emitOpError("needs a tensor of rank 2 or more, got rank ")
+           << op.getX().getType().getRank();
+  return success();
+}
+LogicalResult TriuOp::verify() { return verifyTriangle(*this); }
+LogicalResult TrilOp::verify() { return verifyTriangle(*this); }

@@ -51,5 +51,39 @@ class Relax_ReductionOp<string mnemonic, Type type, string what>
 
 def Relax_SumOp : Relax_ReductionOp<"sum", Relax_NumericTensor, "the sum">;
 def Relax_MeanOp : Relax_ReductionOp<"mean", Relax_FloatTensor, "the mean">;
+def Relax_VarianceOp : Relax_ReductionOp<"variance", Relax_FloatTensor,
+                                         "the population variance (ddof 0)">;
+// max and min have no identity: reducing an axis of size 0 is an error, as in numpy.
+def Relax_MaxOp : Relax_ReductionOp<"max", Relax_NumericTensor, "the maximum (NaN propagates)"> {
+  let hasVerifier = 1;
+}
+def Relax_MinOp : Relax_ReductionOp<"min", Relax_NumericTensor, "the minimum (NaN propagates)"> {
+  let hasVerifier = 1;
+}
+def Relax_ProdOp : Relax_ReductionOp<"prod", Relax_NumericTensor, "the product">;
+
+def Relax_CumsumOp : Relax_Op<"cumsum", [Pure, SameOperandsAndResultType, Relax_Differentiable]> {
+  let summary = "Inclusive cumulative sum along an axis";
+  let description = [{
+    `result[..., i, ...] = sum(x[..., :i+1, ...])` along `axis` (negative counts
+    from the end). Floats accumulate as the reductions do (f16/bf16 in f32, f32
+    in f64).
+
+    ```mlir
+    %c = relax.cumsum %x {axis = 1 : i64} : tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Relax_NumericTensor:$x, I64Attr:$axis);
+  let results = (outs Relax_NumericTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The axis, non-negative.
+    int64_t getNormalizedAxis() {
+      int64_t a = getAxis();
+      return a < 0 ? a + getX().getType().getRank() : a;
+    }
+  }];
+}
 
 #endif // RELAX_OPS_REDUCTION_OPS_TD

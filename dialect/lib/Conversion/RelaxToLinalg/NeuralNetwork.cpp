@@ -1,0 +1,170 @@
+//===- NeuralNetwork.cpp - relax neural-network ops to linalg -------------===//
+//
+// The softmax family, cross entropy and layer_norm are rewritten into simpler
+// relax ops (which the conversion then lowers in turn, with their accumulating
+// reductions); nll_loss gathers with one linalg.generic over the targets.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+using namespace mlir;
+using namespace mlir::relax;
+using namespace mlir::relax::lowering;
+
+namespace {
+
+/// A 0-d relax constant of `like`'s element type.
+static Value constantLike(OpBuilder &b, Location loc, Value like, double value) {
+  Type elt = cast<RankedTensorType>(like.getType()).getElementType();
+  auto type = RankedTensorType::get({}, elt);
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getFloatAttr(elt, value).getValue()));
+}
+
+/// softmax: e = exp(x - max(x)), e / sum(e); log_softmax: (x - m) - log(sum(exp(x - m))).
+template <typename Op, bool IsLog>
+struct SoftmaxLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    DenseI64ArrayAttr axis = rewriter.getDenseI64ArrayAttr({op.getNormalizedAxis()});
+    BoolAttr keep = rewriter.getBoolAttr(true);
+    Value shifted = SubtractOp::create(rewriter, loc, x, MaxOp::create(rewriter, loc, x, axis, keep));
+    Value e = ExpOp::create(rewriter, loc, shifted);
+    Value total = SumOp::create(rewriter, loc, e, axis, keep);
+    if (IsLog)
+      rewriter.replaceOpWithNewOp<SubtractOp>(op, shifted, LogOp::create(rewriter, loc, total));
+    else
+      rewriter.replaceOpWithNewOp<DivideOp>(op, e, total);
+    return success();
+  }
+};
+
+/// cross_entropy_with_logits: -sum(pred * labels) * (1 / N).
+struct CrossEntropyLowering : OpConversionPattern<CrossEntropyWithLogitsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CrossEntropyWithLogitsOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value product = MultiplyOp::create(rewriter, loc, adaptor.getPred(), adaptor.getLabels());
+    Value total = SumOp::create(rewriter, loc, product, DenseI64ArrayAttr(),
+                                rewriter.getBoolAttr(false));
+    double scale = -1.0 / static_cast<double>(op.getBatchSize());
+    rewriter.replaceOpWithNewOp<MultiplyOp>(op, total, constantLike(rewriter, loc, total, scale));
+    return success();
+  }
+};
+
+/// layer_norm: (x - mean) * rsqrt(mean((x - mean)^2) + eps) * gamma + beta,
+/// gamma and beta reshaped to broadcast along the normalized axes.
+struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LayerNormOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    RankedTensorType xType = op.getX().getType();
+    SmallVector<int64_t> axes = op.getNormalizedAxes();
+    SmallVector<int64_t> paramShape(xType.getRank(), 1);
+    for (int64_t a : axes)
+      paramShape[a] = xType.getDimSize(a);
+    auto paramType = xType.clone(paramShape);
+    DenseI64ArrayAttr axesAttr = rewriter.getDenseI64ArrayAttr(axes);
+    BoolAttr keep = rewriter.getBoolAttr(true);
+    Value centered =
+        SubtractOp::create(rewriter, loc, x, MeanOp::create(rewriter, loc, x, axesAttr, keep));
+    Value var = MeanOp::create(rewriter, loc,
+                               MultiplyOp::create(rewriter, loc, centered, centered), axesAttr,
+                               keep);
+    Value eps = constantLike(rewriter, loc, x, op.getEpsilon().convertToDouble());
+    Value rstd = RsqrtOp::create(rewriter, loc, AddOp::create(rewriter, loc, var, eps));
+    Value gamma = ReshapeOp::create(rewriter, loc, paramType, adaptor.getGamma());
+    Value beta = ReshapeOp::create(rewriter, loc, paramType, adaptor.getBeta());
+    Value scaled = MultiplyOp::create(rewriter, loc,
+                                      MultiplyOp::create(rewriter, loc, centered, rstd), gamma);
+    rewriter.replaceOpWithNewOp<AddOp>(op, scaled, beta);
+    return success();
+  }
+};
+
+/// nll_loss: one generic over the targets yields each element's loss
+/// -w[t] pred[n, t, d...] and weight w[t] (both 0 for an ignored or
+/// out-of-range target); "sum" and "mean" then reduce in the accumulator type.
+struct NllLossLowering : OpConversionPattern<NllLossOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(NllLossOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    Value pred = adaptor.getPred(), targets = adaptor.getTargets(), weights = adaptor.getWeights();
+    auto predType = cast<RankedTensorType>(pred.getType());
+    auto targetType = cast<RankedTensorType>(targets.getType());
+    Type elt = predType.getElementType(), idxElt = targetType.getElementType();
+    int64_t classAxis = op.getClassAxis(), classes = predType.getDimSize(classAxis);
+    int64_t ignore = op.getIgnoreIndex();
+    auto elemType = targetType.clone(elt);
+    int64_t rank = targetType.getRank();
+    SmallVector<AffineMap> maps(3, AffineMap::getMultiDimIdentityMap(rank, ctx));
+    SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{elemType, elemType}, ValueRange{targets},
+        ValueRange{emptyTensor(rewriter, loc, elemType), emptyTensor(rewriter, loc, elemType)},
+        maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value t = args[0];
+          Value zeroIdx = scalar(b, l, idxElt, 0.0);
+          Value inRange = arith::AndIOp::create(
+              b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, t, zeroIdx),
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, t,
+                                    scalar(b, l, idxElt, static_cast<double>(classes))));
+          Value notIgnored = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::ne, t,
+              arith::ConstantOp::create(b, l, b.getIntegerAttr(idxElt, ignore)));
+          Value valid = arith::AndIOp::create(b, l, inRange, notIgnored);
+          // A safe class index (0 when invalid: the value read is discarded).
+          Value cls = arith::IndexCastOp::create(
+              b, l, b.getIndexType(), arith::SelectOp::create(b, l, valid, t, zeroIdx));
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < rank; ++d)
+            at.push_back(linalg::IndexOp::create(b, l, d));
+          at.insert(at.begin() + classAxis, cls);
+          Value p = tensor::ExtractOp::create(b, l, pred, at);
+          Value w = weights ? Value(tensor::ExtractOp::create(b, l, weights, ValueRange{cls}))
+                            : scalar(b, l, elt, 1.0);
+          Value zero = scalar(b, l, elt, 0.0);
+          w = arith::SelectOp::create(b, l, valid, w, zero);
+          Value loss = arith::NegFOp::create(b, l, arith::MulFOp::create(b, l, w, p));
+          linalg::YieldOp::create(b, l, ValueRange{loss, w});
+        });
+    Value losses = generic.getResult(0), weightsUsed = generic.getResult(1);
+    StringRef reduction = op.getReduction();
+    if (reduction == "none") {
+      rewriter.replaceOp(op, losses);
+      return success();
+    }
+    Type acc = accumulatorType(elt);
+    SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    Value sum = buildSum(rewriter, loc, losses, all, acc);
+    if (reduction == "sum") {
+      rewriter.replaceOp(op, finishReduction(rewriter, loc, sum, elt, 1.0));
+      return success();
+    }
+    Value denominator = buildSum(rewriter, loc, weightsUsed, all, acc);
+    auto resultType = RankedTensorType::get({}, elt);
+    rewriter.replaceOp(op, buildElementwise(rewriter, loc, resultType, ValueRange{sum, denominator},
+                                            [&](OpBuilder &b, Location l, ValueRange v) {
+                                              Value q = arith::DivFOp::create(b, l, v[0], v[1]);
+                                              return convertScalar(b, l, q, elt);
+                                            }));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::relax::lowering::populateNeuralNetworkLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>,
+               CrossEntropyLowering, LayerNormLowering, NllLossLowering>(patterns.getContext());
+}
