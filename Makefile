@@ -13,7 +13,10 @@ APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libzstd-d
                 ninja-build cmake g++ python3-dev python3-venv
 export PYTHONPATH := $(BUILD)/python_packages
 
-.PHONY: build demo test test-lit test-python system-deps clean test-asan bench
+docs: build
+	mkdir -p docs/ops && cp $(BUILD)/docs/ops/RelaxOps.md docs/ops/RelaxOps.md
+
+.PHONY: docs build demo test test-lit test-python system-deps clean test-asan bench
 
 system-deps:
 	@dpkg -s $(APT_PACKAGES) >/dev/null 2>&1 || { \

@@ -228,6 +228,8 @@ struct GradientPass : relax::impl::GradientPassBase<GradientPass> {
   void runOnOperation() final;
 
 private:
+  /// Adds `<funcName>_adjoint`; on failure leaves the module as it was.
+  LogicalResult differentiateFunction(ModuleOp module, StringRef funcName);
   LogicalResult checkOptions(func::FuncOp func, Type &targetType, SmallVector<int64_t> &params);
   LogicalResult differentiate(func::FuncOp adjoint, Type targetType, ArrayRef<int64_t> params);
 };
@@ -297,7 +299,8 @@ LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
 
 LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
                                           ArrayRef<int64_t> params) {
-  FailureOr<BodyShape> shape = checkBody(adjoint, funcName);
+  StringRef original = adjoint.getSymName().drop_back(StringRef("_adjoint").size());
+  FailureOr<BodyShape> shape = checkBody(adjoint, original);
   if (failed(shape))
     return failure();
   Value ret = gatherBindings(*shape);
@@ -438,29 +441,44 @@ LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
 
 void GradientPass::runOnOperation() {
   ModuleOp module = getOperation();
+  SmallVector<std::string> names(funcNames.begin(), funcNames.end());
+  if (names.empty())
+    names.push_back("main");
+  // Differentiate each function in turn; if one fails, the adjoints already
+  // added in this run are removed again, so the module is left as it was.
+  SmallVector<std::string> added;
+  for (const std::string &name : names) {
+    if (llvm::is_contained(added, name + "_adjoint")) {
+      module.emitError("gradient: function '@") << name << "' is listed twice";
+    } else if (succeeded(differentiateFunction(module, name))) {
+      added.push_back(name + "_adjoint");
+      continue;
+    }
+    for (const std::string &adjoint : added)
+      if (Operation *op = module.lookupSymbol(adjoint))
+        op->erase();
+    return signalPassFailure();
+  }
+}
+
+LogicalResult GradientPass::differentiateFunction(ModuleOp module, StringRef funcName) {
   auto func = module.lookupSymbol<func::FuncOp>(funcName);
-  if (!func) {
-    module.emitError("gradient: no function named '@") << funcName << "' in the module";
-    return signalPassFailure();
-  }
-  if (func.isExternal()) {
-    func.emitError("cannot differentiate '@") << funcName << "': it has no body";
-    return signalPassFailure();
-  }
-  std::string adjointName = funcName + "_adjoint";
+  if (!func)
+    return module.emitError("gradient: no function named '@") << funcName << "' in the module";
+  if (func.isExternal())
+    return func.emitError("cannot differentiate '@") << funcName << "': it has no body";
+  std::string adjointName = (funcName + "_adjoint").str();
   // A body-less declaration of the adjoint (so that other functions can call it
   // before it exists) is replaced; any other symbol of that name is an error.
   Operation *existing = module.lookupSymbol(adjointName);
   auto declaration = dyn_cast_or_null<func::FuncOp>(existing);
-  if (existing && !(declaration && declaration.isExternal())) {
-    existing->emitError("cannot create '@")
-        << adjointName << "': the module already has a symbol of that name";
-    return signalPassFailure();
-  }
+  if (existing && !(declaration && declaration.isExternal()))
+    return existing->emitError("cannot create '@")
+           << adjointName << "': the module already has a symbol of that name";
   Type targetType;
   SmallVector<int64_t> params;
   if (failed(checkOptions(func, targetType, params)))
-    return signalPassFailure();
+    return failure();
 
   // Work on a clone; nothing is left behind if differentiation fails.
   auto adjoint = cast<func::FuncOp>(func->clone());
@@ -468,7 +486,7 @@ void GradientPass::runOnOperation() {
   module.getBody()->getOperations().insertAfter(Block::iterator(func), adjoint);
   if (failed(differentiate(adjoint, targetType, params))) {
     adjoint.erase();
-    return signalPassFailure();
+    return failure();
   }
   if (declaration) {
     if (declaration.getFunctionType() != adjoint.getFunctionType()) {
@@ -476,11 +494,12 @@ void GradientPass::runOnOperation() {
           << adjointName << "' has type " << declaration.getFunctionType()
           << " but the adjoint has type " << adjoint.getFunctionType();
       adjoint.erase();
-      return signalPassFailure();
+      return failure();
     }
     adjoint.setVisibility(declaration.getVisibility());
     declaration.erase();
   }
+  return success();
 }
 
 } // namespace

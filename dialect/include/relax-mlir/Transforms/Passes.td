@@ -43,8 +43,10 @@ def GradientPass : Pass<"gradient", "::mlir::ModuleOp"> {
     offending op or function; the pass then fails and adds nothing.
   }];
   let options = [
-    Option<"funcName", "func", "std::string", /*default=*/"\"main\"",
-           "Name of the function to differentiate">,
+    ListOption<"funcNames", "func", "std::string",
+               "Names of the functions to differentiate (default: main); each "
+               "gets its own adjoint, with the same require-grads and "
+               "target-index">,
     ListOption<"requireGrads", "require-grads", "int64_t",
                "Indices of the parameters to differentiate with respect to, in "
                "output order (default: every float parameter)">,

@@ -13,7 +13,7 @@
 
 class Relax_SoftmaxLikeOp<string mnemonic, string formula>
     : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable]> {
-  let summary = formula # " along an axis";
+  let summary = "The " # mnemonic # " along an axis";
   let description = "Computes `" # formula # "` along `axis` (default -1). The "
     "maximum along the axis is subtracted first, so inputs of any finite "
     "magnitude give finite results.\n\n"
