@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "mlir/IR/IRMapping.h"
@@ -79,6 +80,46 @@ static FailureOr<BodyShape> checkBody(func::FuncOp func, StringRef name) {
     return func.emitError("cannot differentiate '@")
            << name << "': it has no relax.dataflow block";
   return shape;
+}
+
+/// Inlines every call in `func` to a function of the module that has a body
+/// (and the calls those bodies bring in), so that a function calling another's
+/// adjoint (a Hessian-vector product) can be differentiated; the callee's
+/// dataflow block lands nested in the caller's and is spliced in later. Calls
+/// to declarations stay (and are reported if they are on the path).
+static LogicalResult inlineCalls(func::FuncOp func, StringRef name) {
+  auto module = func->getParentOfType<ModuleOp>();
+  InlinerInterface interface(func.getContext());
+  auto cloneCallback = [](OpBuilder &, Region *src, Block *inlineBlock, Block *postInsertBlock,
+                          IRMapping &mapper, bool shouldClone) {
+    Region *into = inlineBlock->getParent();
+    if (shouldClone)
+      src->cloneInto(into, postInsertBlock->getIterator(), mapper);
+    else
+      into->getBlocks().splice(postInsertBlock->getIterator(), src->getBlocks(), src->begin(),
+                               src->end());
+  };
+  constexpr int kMaxDepth = 64;
+  for (int depth = 0;; ++depth) {
+    SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
+    func.walk([&](func::CallOp call) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (callee && !callee.isExternal())
+        calls.push_back({call, callee});
+    });
+    if (calls.empty())
+      return success();
+    for (auto [call, callee] : calls) {
+      if (callee.getSymName() == name || depth == kMaxDepth)
+        return call.emitError("cannot differentiate '@")
+               << name << "': the call to '@" << callee.getSymName()
+               << "' is recursive (calls are inlined before differentiating)";
+      if (failed(inlineCall(interface, cloneCallback, call, callee, &callee.getBody())))
+        return call.emitError("cannot inline the call to '@")
+               << callee.getSymName() << "' before differentiating '@" << name << "'";
+      call.erase();
+    }
+  }
 }
 
 /// Moves the glue ops around the dataflow block into it (keeping their order)
@@ -300,6 +341,8 @@ LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
 LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
                                           ArrayRef<int64_t> params) {
   StringRef original = adjoint.getSymName().drop_back(StringRef("_adjoint").size());
+  if (failed(inlineCalls(adjoint, original)))
+    return failure();
   FailureOr<BodyShape> shape = checkBody(adjoint, original);
   if (failed(shape))
     return failure();
@@ -374,8 +417,8 @@ LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
       continue;
     }
     if (auto call = dyn_cast<CallOpInterface>(op)) {
-      op->emitError("call on the path to the target: calls are not differentiated "
-                    "(inline the callee first)");
+      op->emitError("call on the path to the target: the callee has no body to inline "
+                    "and differentiate");
       ok = false;
       continue;
     }
