@@ -131,6 +131,48 @@ def loss_function(op: str, params: Sequence[Param], result_shape: Sequence[int],
     return function_text(name, list(params) + [c], bindings, "%2", stype)
 
 
+def type_of(example: Any, dtype: Any) -> str:
+    """The MLIR type of an example result: a tensor of `dtype` with the example's
+    shape, or a tuple type for a tuple of examples."""
+    if isinstance(example, tuple):
+        return "tuple<" + ", ".join(type_of(e, dtype) for e in example) + ">"
+    return tensor_type(np.shape(example), dtype)
+
+
+def one_op_function(op: str, params: Sequence[Param], result_type: str,
+                    attrs: Optional[Mapping[str, Any]] = None, name: str = "main") -> str:
+    """`name(params...)` returning `relax.<op>(params...)` of any result type (a tuple too)."""
+    binding = generic_op("%0", op, [f"%{p.name}" for p in params], [p.type for p in params],
+                         result_type, attrs)
+    return function_text(name, params, [binding], "%0", result_type)
+
+
+def tuple_loss_function(op: str, params: Sequence[Param], field_shapes: Sequence[Sequence[int]],
+                        result_dtype: Any, attrs: Optional[Mapping[str, Any]] = None,
+                        name: str = "main") -> str:
+    """`name(params..., c0, c1, ...) = sum_i sum(op(params...)[i] * c_i)` for an op with a
+    tuple result, one cotangent c_i per field."""
+    ftypes = [tensor_type(s, result_dtype) for s in field_shapes]
+    ttype = "tuple<" + ", ".join(ftypes) + ">"
+    stype = tensor_type((), result_dtype)
+    cs = [Param(f"c{i}", tuple(s), result_dtype) for i, s in enumerate(field_shapes)]
+    bindings = [generic_op("%0", op, [f"%{p.name}" for p in params], [p.type for p in params],
+                           ttype, attrs)]
+    total = None
+    for i, ft in enumerate(ftypes):
+        bindings += [
+            generic_op(f"%f{i}", "tuple_get_item", ["%0"], [ttype], ft, {"index": i}),
+            generic_op(f"%m{i}", "multiply", [f"%f{i}", f"%c{i}"], [ft, ft], ft),
+            generic_op(f"%s{i}", "sum", [f"%m{i}"], [ft], stype),
+        ]
+        if total is not None:
+            bindings.append(generic_op(f"%t{i}", "add", [total, f"%s{i}"], [stype, stype], stype))
+            total = f"%t{i}"
+        else:
+            total = f"%s{i}"
+    return function_text(name, list(params) + cs, bindings, total, stype)
+
+
 # ----------------------------------------------------------------------------
 # Compilation (cached: many parametrized cases share one function)
 # ----------------------------------------------------------------------------

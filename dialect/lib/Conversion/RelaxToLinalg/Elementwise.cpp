@@ -82,13 +82,27 @@ static Value scalarGelu(OpBuilder &b, Location l, Type, ValueRange x) {
                                  arith::AddFOp::create(nb, nl, scalar(nb, nl, t, 1.0), e));
   });
 }
+/// log(1 + x) accurate for small x: with u = 1 + x (rounded), log(u) * x / (u - 1)
+/// cancels the rounding of u (Goldberg); x itself when u rounds to 1. (MLIR's
+/// math-to-llvm lowers math.log1p as log(1 + x), which loses every digit there.)
+static Value accurateLog1p(OpBuilder &b, Location l, Value x) {
+  Type t = x.getType();
+  Value u = arith::AddFOp::create(b, l, scalar(b, l, t, 1.0), x);
+  Value uMinusOne = arith::SubFOp::create(b, l, u, scalar(b, l, t, 1.0));
+  Value scaled = arith::DivFOp::create(
+      b, l, arith::MulFOp::create(b, l, math::LogOp::create(b, l, u), x), uMinusOne);
+  Value exact = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, uMinusOne,
+                                      scalar(b, l, t, 0.0));
+  return arith::SelectOp::create(b, l, exact, x, scaled);
+}
+
 /// log(1 + exp(x)) as max(x, 0) + log1p(exp(-|x|)): finite for every finite x.
 static Value scalarSoftplus(OpBuilder &b, Location l, Type, ValueRange x) {
   return viaF32(b, l, x[0], [](OpBuilder &nb, Location nl, Value v) -> Value {
     Type t = v.getType();
     Value pos = arith::MaximumFOp::create(nb, nl, v, scalar(nb, nl, t, 0.0));
     Value negAbs = arith::NegFOp::create(nb, nl, math::AbsFOp::create(nb, nl, v));
-    Value tail = math::Log1pOp::create(nb, nl, math::ExpOp::create(nb, nl, negAbs));
+    Value tail = accurateLog1p(nb, nl, math::ExpOp::create(nb, nl, negAbs));
     return arith::AddFOp::create(nb, nl, pos, tail);
   });
 }
