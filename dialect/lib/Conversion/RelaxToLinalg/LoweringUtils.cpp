@@ -68,6 +68,22 @@ Value buildGather(OpBuilder &b, Location loc, Value x, RankedTensorType resultTy
   return generic.getResult(0);
 }
 
+Value padTensor(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
+                ArrayRef<int64_t> high, Value value) {
+  auto type = cast<RankedTensorType>(x.getType());
+  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
+      llvm::all_of(high, [](int64_t v) { return v == 0; }))
+    return x;
+  SmallVector<int64_t> shape(type.getShape());
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    shape[d] += low[d] + high[d];
+  auto padded = type.clone(shape);
+  Value filled = linalg::FillOp::create(b, loc, value, emptyTensor(b, loc, padded)).getResult(0);
+  SmallVector<int64_t> strides(type.getRank(), 1);
+  return tensor::InsertSliceOp::create(b, loc, x, filled, ValueRange{}, ValueRange{},
+                                       ValueRange{}, low, type.getShape(), strides);
+}
+
 /// Reshapes `v` to `type` (same element count) through a 1-D tensor.
 Value reshapeTensor(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
   auto src = cast<RankedTensorType>(v.getType());

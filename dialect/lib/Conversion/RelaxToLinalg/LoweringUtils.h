@@ -50,6 +50,11 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
 /// the result's dims to x's indices): slices, tiles.
 Value buildGather(OpBuilder &b, Location loc, Value x, RankedTensorType resultType, AffineMap map);
 
+/// `x` padded with `value` by `low`/`high` elements per axis (non-negative):
+/// a linalg.fill of the result and x inserted at `low`.
+Value padTensor(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
+                ArrayRef<int64_t> high, Value value);
+
 /// Reshapes `v` to `type` (same element count) through a 1-D tensor.
 Value reshapeTensor(OpBuilder &b, Location loc, Value v, RankedTensorType type);
 

@@ -162,9 +162,147 @@ struct NllLossLowering : OpConversionPattern<NllLossOp> {
   }
 };
 
+/// `x` (NCHW) padded with `value` on the spatial axes as the windows read it:
+/// padBefore rows before and readPadAfter (when positive) after.
+static Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<WindowAxis> axes,
+                        Value value) {
+  SmallVector<int64_t> low(4, 0), high(4, 0);
+  for (int i = 0; i < 2; ++i) {
+    low[2 + i] = axes[i].padBefore;
+    high[2 + i] = std::max<int64_t>(axes[i].readPadAfter(), 0);
+  }
+  return padTensor(b, loc, x, low, high, value);
+}
+
+static Attribute pairAttr(OpBuilder &b, int64_t h, int64_t w) {
+  return b.getI64TensorAttr({h, w});
+}
+
+/// relax.conv2d: zero padding, then linalg.conv_2d_nchw_fchw (grouped:
+/// linalg.conv_2d_ngchw_gfchw on (N, G, C/G, H, W) views), accumulating f16
+/// and bf16 in f32.
+struct Conv2dLowering : OpConversionPattern<Conv2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Conv2dOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type elt = type.getElementType(), acc = matmulAccumulatorType(elt);
+    SmallVector<WindowAxis, 2> axes = op.getWindowAxes();
+    Value x = padSpatial(rewriter, loc, adaptor.getX(), axes, scalar(rewriter, loc, elt, 0.0));
+    Value w = adaptor.getW();
+    Attribute strides = pairAttr(rewriter, axes[0].stride, axes[1].stride);
+    Attribute dilations = pairAttr(rewriter, axes[0].dilation, axes[1].dilation);
+    int64_t groups = static_cast<int64_t>(op.getGroups());
+    auto zeroFilled = [&](RankedTensorType t) {
+      return linalg::FillOp::create(rewriter, loc, scalar(rewriter, loc, acc, 0.0),
+                                    emptyTensor(rewriter, loc, t))
+          .getResult(0);
+    };
+    Value result;
+    if (groups == 1) {
+      auto accType = type.clone(acc);
+      result = linalg::Conv2DNchwFchwOp::create(rewriter, loc, TypeRange{accType},
+                                                ValueRange{x, w}, ValueRange{zeroFilled(accType)},
+                                                strides, dilations)
+                   .getResult(0);
+    } else {
+      auto xType = cast<RankedTensorType>(x.getType());
+      auto wType = cast<RankedTensorType>(w.getType());
+      int64_t n = xType.getDimSize(0), c = xType.getDimSize(1), o = wType.getDimSize(0);
+      Value xg = reshapeTensor(rewriter, loc, x,
+                               xType.clone({n, groups, c / groups, xType.getDimSize(2),
+                                            xType.getDimSize(3)}));
+      Value wg = reshapeTensor(rewriter, loc, w,
+                               wType.clone({groups, o / groups, wType.getDimSize(1),
+                                            wType.getDimSize(2), wType.getDimSize(3)}));
+      auto accType = RankedTensorType::get(
+          {n, groups, o / groups, type.getDimSize(2), type.getDimSize(3)}, acc);
+      result = linalg::Conv2DNgchwGfchwOp::create(rewriter, loc, TypeRange{accType},
+                                                  ValueRange{xg, wg},
+                                                  ValueRange{zeroFilled(accType)}, strides,
+                                                  dilations)
+                   .getResult(0);
+      result = reshapeTensor(rewriter, loc, result, type.clone(acc));
+    }
+    rewriter.replaceOp(op, finishReduction(rewriter, loc, result, elt, 1.0));
+    return success();
+  }
+};
+
+/// relax.max_pool2d: -inf padding, then linalg.pooling_nchw_max from -inf.
+struct MaxPool2dLowering : OpConversionPattern<MaxPool2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MaxPool2dOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto elt = cast<FloatType>(type.getElementType());
+    SmallVector<WindowAxis, 2> axes = op.getWindowAxes();
+    Value lowest = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getFloatAttr(elt, APFloat::getInf(elt.getFloatSemantics(), true)));
+    Value x = padSpatial(rewriter, loc, adaptor.getX(), axes, lowest);
+    Value init = linalg::FillOp::create(rewriter, loc, lowest, emptyTensor(rewriter, loc, type))
+                     .getResult(0);
+    Value window = tensor::EmptyOp::create(rewriter, loc,
+                                           ArrayRef<int64_t>{axes[0].kernel, axes[1].kernel}, elt);
+    rewriter.replaceOp(
+        op, linalg::PoolingNchwMaxOp::create(rewriter, loc, TypeRange{type},
+                                             ValueRange{x, window}, ValueRange{init},
+                                             pairAttr(rewriter, axes[0].stride, axes[1].stride),
+                                             pairAttr(rewriter, axes[0].dilation,
+                                                      axes[1].dilation))
+                .getResult(0));
+    return success();
+  }
+};
+
+/// relax.avg_pool2d: zero padding, linalg.pooling_nchw_sum in the
+/// accumulator type, then one generic dividing by each position's divisor
+/// (a constant) and rounding.
+struct AvgPool2dLowering : OpConversionPattern<AvgPool2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AvgPool2dOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type elt = type.getElementType(), acc = accumulatorType(elt);
+    SmallVector<WindowAxis, 2> axes = op.getWindowAxes();
+    Value x = padSpatial(rewriter, loc, adaptor.getX(), axes, scalar(rewriter, loc, elt, 0.0));
+    auto accType = type.clone(acc);
+    Value init = linalg::FillOp::create(rewriter, loc, scalar(rewriter, loc, acc, 0.0),
+                                        emptyTensor(rewriter, loc, accType))
+                     .getResult(0);
+    Value window = tensor::EmptyOp::create(rewriter, loc,
+                                           ArrayRef<int64_t>{axes[0].kernel, axes[1].kernel}, elt);
+    Value sum = linalg::PoolingNchwSumOp::create(
+                    rewriter, loc, TypeRange{accType}, ValueRange{x, window}, ValueRange{init},
+                    pairAttr(rewriter, axes[0].stride, axes[1].stride),
+                    pairAttr(rewriter, axes[0].dilation, axes[1].dilation))
+                    .getResult(0);
+    auto divisorType = RankedTensorType::get({axes[0].out, axes[1].out}, acc);
+    SmallVector<APFloat> divisors;
+    for (double d : op.getDivisors()) {
+      bool lost;
+      APFloat v(d);
+      v.convert(cast<FloatType>(acc).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      divisors.push_back(v);
+    }
+    Value divisor = arith::ConstantOp::create(rewriter, loc,
+                                              DenseElementsAttr::get(divisorType, divisors));
+    rewriter.replaceOp(op, buildElementwise(rewriter, loc, type, ValueRange{sum, divisor},
+                                            [&](OpBuilder &b, Location l, ValueRange v) {
+                                              Value q = arith::DivFOp::create(b, l, v[0], v[1]);
+                                              return convertScalar(b, l, q, elt);
+                                            }));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::relax::lowering::populateNeuralNetworkLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>,
-               CrossEntropyLowering, LayerNormLowering, NllLossLowering>(patterns.getContext());
+               CrossEntropyLowering, LayerNormLowering, NllLossLowering, Conv2dLowering,
+               MaxPool2dLowering, AvgPool2dLowering>(patterns.getContext());
 }

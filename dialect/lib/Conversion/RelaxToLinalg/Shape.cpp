@@ -130,7 +130,6 @@ struct PadLowering : OpConversionPattern<PadOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    RankedTensorType xType = op.getX().getType();
     Type elt = type.getElementType();
     double padValue = op.getPadValue().convertToDouble();
     Value fillValue;
@@ -138,14 +137,12 @@ struct PadLowering : OpConversionPattern<PadOp> {
       fillValue = arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(padValue != 0.0));
     else
       fillValue = scalar(rewriter, loc, elt, padValue);
-    Value filled = linalg::FillOp::create(rewriter, loc, fillValue, emptyTensor(rewriter, loc, type))
-                       .getResult(0);
-    SmallVector<int64_t> offsets, strides(type.getRank(), 1);
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      offsets.push_back(op.getPadWidth()[2 * d]);
-    rewriter.replaceOp(op, tensor::InsertSliceOp::create(rewriter, loc, adaptor.getX(), filled,
-                                                         ValueRange{}, ValueRange{}, ValueRange{},
-                                                         offsets, xType.getShape(), strides));
+    SmallVector<int64_t> low, high;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      low.push_back(op.getPadWidth()[2 * d]);
+      high.push_back(op.getPadWidth()[2 * d + 1]);
+    }
+    rewriter.replaceOp(op, padTensor(rewriter, loc, adaptor.getX(), low, high, fillValue));
     return success();
   }
 };

@@ -23,6 +23,31 @@ LogicalResult inferReductionType(std::optional<Location> loc, Type input,
                                  SmallVectorImpl<Type> &results);
 /// The reduced axes of `input`, non-negative and sorted; assumes a verified op.
 SmallVector<int64_t> normalizeReductionAxes(Type input, std::optional<ArrayRef<int64_t>> axis);
+/// One spatial axis of a convolution or pooling window.
+struct WindowAxis {
+  int64_t size;      // input size
+  int64_t padBefore; // padding before (top / left)
+  int64_t padAfter;  // padding after as given (bottom / right)
+  int64_t kernel, stride, dilation;
+  int64_t out;       // output size
+  /// The span of one window: dilation * (kernel - 1) + 1.
+  int64_t extent() const { return dilation * (kernel - 1) + 1; }
+  /// How far past the input the windows read: the padding after that matters
+  /// (less than padAfter when the last rows are never read, more when
+  /// ceil_mode adds a partial window). May be negative.
+  int64_t readPadAfter() const { return (out - 1) * stride + extent() - size - padBefore; }
+};
+/// The two spatial axes of an NCHW window op on `shape`, or a diagnostic at
+/// `loc`: kernel, strides and dilation positive, padding (top, left, bottom,
+/// right) non-negative, the output at least 1. With `ceilMode` (pooling), the
+/// output rounds up while the last window starts inside the input or its
+/// padding before. `poolPadding` checks PyTorch's rule that pooling padding is
+/// at most half the window.
+FailureOr<SmallVector<WindowAxis, 2>>
+computeWindowAxes(std::optional<Location> loc, ArrayRef<int64_t> shape, ArrayRef<int64_t> kernel,
+                  ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                  ArrayRef<int64_t> dilation, bool ceilMode, bool poolPadding);
+
 /// Checks an I64 `axis` attribute against `rank` (negative counts from the end).
 LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank);
 /// The canonicalization patterns of every relax op (folders apply too when the

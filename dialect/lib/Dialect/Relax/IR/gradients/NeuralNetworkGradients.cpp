@@ -8,6 +8,8 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::relax;
 using namespace mlir::relax::vjp;
@@ -168,5 +170,184 @@ LogicalResult LayerNormOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange r
                                 paramType.getShape());
   if (needsGrad[2])
     operandGrads[2] = reshapeTo(b, loc, sumOver(b, loc, g, others, false), paramType.getShape());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling
+//===----------------------------------------------------------------------===//
+
+/// `v` padded along `axis` by `before`/`after` elements of `value`, or cropped
+/// where a count is negative.
+static Value padOrCrop(OpBuilder &b, Location loc, Value v, int64_t axis, int64_t before,
+                       int64_t after, double value = 0.0) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t n = type.getDimSize(axis);
+  if (before < 0 || after < 0) {
+    int64_t begin = std::max<int64_t>(-before, 0), end = n - std::max<int64_t>(-after, 0);
+    v = StridedSliceOp::create(b, loc, v, b.getDenseI64ArrayAttr({axis}),
+                               b.getDenseI64ArrayAttr({begin}), b.getDenseI64ArrayAttr({end}),
+                               DenseI64ArrayAttr());
+    before = std::max<int64_t>(before, 0);
+    after = std::max<int64_t>(after, 0);
+  }
+  if (before == 0 && after == 0)
+    return v;
+  SmallVector<int64_t> widths(2 * type.getRank(), 0);
+  widths[2 * axis] = before;
+  widths[2 * axis + 1] = after;
+  return PadOp::create(b, loc, v, b.getDenseI64ArrayAttr(widths), b.getF64FloatAttr(value));
+}
+
+/// `v` with `stride - 1` zeros between consecutive elements along `axis`.
+static Value dilateAxis(OpBuilder &b, Location loc, Value v, int64_t axis, int64_t stride) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t n = type.getDimSize(axis);
+  if (stride == 1 || n == 0)
+    return v;
+  SmallVector<int64_t> split(type.getShape());
+  split.insert(split.begin() + axis + 1, 1);
+  v = reshapeTo(b, loc, v, split);
+  SmallVector<int64_t> widths(2 * split.size(), 0);
+  widths[2 * (axis + 1) + 1] = stride - 1;
+  v = PadOp::create(b, loc, v, b.getDenseI64ArrayAttr(widths), b.getF64FloatAttr(0.0));
+  SmallVector<int64_t> merged(type.getShape());
+  merged[axis] = n * stride;
+  v = reshapeTo(b, loc, v, merged);
+  return padOrCrop(b, loc, v, axis, 0, -(stride - 1));
+}
+
+/// The adjoint of a convolution's input: the transposed convolution of `g`
+/// with `w` (O, C / groups, KH, KW), written as a convolution of `g` dilated
+/// by the strides and padded (or cropped) so that the output is x's size,
+/// with the weights flipped and their channel axes swapped within each group.
+static Value convInputGrad(OpBuilder &b, Location loc, Value g, Value w,
+                           ArrayRef<WindowAxis> axes, int64_t groups) {
+  Value v = g;
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    int64_t axis = 2 + static_cast<int64_t>(i);
+    v = dilateAxis(b, loc, v, axis, a.stride);
+    v = padOrCrop(b, loc, v, axis, a.dilation * (a.kernel - 1) - a.padBefore,
+                  a.size + a.padBefore - (a.out - 1) * a.stride - 1);
+  }
+  auto wType = cast<RankedTensorType>(w.getType());
+  int64_t perGroupOut = wType.getDimSize(0) / groups, in = wType.getDimSize(1);
+  int64_t kh = wType.getDimSize(2), kw = wType.getDimSize(3);
+  Value wt = reshapeTo(b, loc, w, {groups, perGroupOut, in, kh, kw});
+  wt = PermuteDimsOp::create(b, loc, wt, b.getDenseI64ArrayAttr({0, 2, 1, 3, 4}));
+  wt = reshapeTo(b, loc, wt, {groups * in, perGroupOut, kh, kw});
+  wt = reverse(b, loc, reverse(b, loc, wt, 2), 3);
+  return Conv2dOp::create(b, loc, v, wt, b.getDenseI64ArrayAttr({1, 1}),
+                          b.getDenseI64ArrayAttr({0, 0, 0, 0}),
+                          b.getDenseI64ArrayAttr({axes[0].dilation, axes[1].dilation}),
+                          b.getI64IntegerAttr(groups));
+}
+
+// dx: the transposed convolution (convInputGrad). dw: a convolution of x
+// (channels as batch, batch as channels, per group) with g as the weights,
+// strides and dilation exchanged.
+LogicalResult Conv2dOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                   ArrayRef<bool> needsGrad,
+                                                   MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  Value g = resultGrads[0];
+  SmallVector<WindowAxis, 2> axes = getWindowAxes();
+  int64_t groups = static_cast<int64_t>(getGroups());
+  if (needsGrad[0])
+    operandGrads[0] = convInputGrad(b, loc, g, getW(), axes, groups);
+  if (needsGrad[1]) {
+    RankedTensorType xType = getX().getType(), wType = getW().getType();
+    int64_t n = xType.getDimSize(0), in = wType.getDimSize(1);
+    int64_t perGroupOut = wType.getDimSize(0) / groups;
+    Value x = getX();
+    for (auto [i, a] : llvm::enumerate(axes))
+      x = padOrCrop(b, loc, x, 2 + static_cast<int64_t>(i), a.padBefore, a.readPadAfter());
+    auto padded = cast<RankedTensorType>(x.getType());
+    int64_t hp = padded.getDimSize(2), wp = padded.getDimSize(3);
+    x = reshapeTo(b, loc, x, {n, groups, in, hp, wp});
+    x = PermuteDimsOp::create(b, loc, x, b.getDenseI64ArrayAttr({2, 1, 0, 3, 4}));
+    x = reshapeTo(b, loc, x, {in, groups * n, hp, wp});
+    auto gType = cast<RankedTensorType>(g.getType());
+    int64_t oh = gType.getDimSize(2), ow = gType.getDimSize(3);
+    Value gw = reshapeTo(b, loc, g, {n, groups, perGroupOut, oh, ow});
+    gw = PermuteDimsOp::create(b, loc, gw, b.getDenseI64ArrayAttr({1, 2, 0, 3, 4}));
+    gw = reshapeTo(b, loc, gw, {groups * perGroupOut, n, oh, ow});
+    Value dw = Conv2dOp::create(b, loc, x, gw,
+                                b.getDenseI64ArrayAttr({axes[0].dilation, axes[1].dilation}),
+                                b.getDenseI64ArrayAttr({0, 0, 0, 0}),
+                                b.getDenseI64ArrayAttr({axes[0].stride, axes[1].stride}),
+                                b.getI64IntegerAttr(groups));
+    operandGrads[1] = PermuteDimsOp::create(b, loc, dw, b.getDenseI64ArrayAttr({1, 0, 2, 3}));
+  }
+  return success();
+}
+
+// Each window's adjoint goes to its first maximum: for each window offset (in
+// row-major order) the strided slice of the padded input at that offset is
+// compared with the result, positions already claimed by an earlier offset
+// are masked out, and the slice's own adjoint (a scatter) carries g there.
+LogicalResult MaxPool2dOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                      ArrayRef<bool>,
+                                                      MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  Value g = resultGrads[0], y = getResult();
+  SmallVector<WindowAxis, 2> axes = getWindowAxes();
+  Value x = getX();
+  Type elt = getX().getType().getElementType();
+  double lowest = -std::numeric_limits<double>::infinity();
+  for (auto [i, a] : llvm::enumerate(axes))
+    x = padOrCrop(b, loc, x, 2 + static_cast<int64_t>(i), a.padBefore, a.readPadAfter(), lowest);
+  Value claimed, dx;
+  Value one = scalarLike(b, loc, g, 1.0);
+  for (int64_t r = 0; r < axes[0].kernel; ++r) {
+    for (int64_t c = 0; c < axes[1].kernel; ++c) {
+      int64_t top = r * axes[0].dilation, left = c * axes[1].dilation;
+      auto patch = StridedSliceOp::create(
+          b, loc, x, b.getDenseI64ArrayAttr({2, 3}), b.getDenseI64ArrayAttr({top, left}),
+          b.getDenseI64ArrayAttr({top + (axes[0].out - 1) * axes[0].stride + 1,
+                                  left + (axes[1].out - 1) * axes[1].stride + 1}),
+          b.getDenseI64ArrayAttr({axes[0].stride, axes[1].stride}));
+      Value hit = astype(b, loc, EqualOp::create(b, loc, patch, y), elt);
+      if (claimed)
+        hit = mul(b, loc, hit, sub(b, loc, one, claimed));
+      claimed = claimed ? add(b, loc, claimed, hit) : hit;
+      SmallVector<Value, 1> grads(1);
+      if (failed(patch.buildVectorJacobianProduct(b, mul(b, loc, g, hit), {true}, grads)))
+        return failure();
+      if (grads[0])
+        dx = dx ? add(b, loc, dx, grads[0]) : grads[0];
+    }
+  }
+  if (!dx)
+    return success();
+  for (auto [i, a] : llvm::enumerate(axes))
+    dx = padOrCrop(b, loc, dx, 2 + static_cast<int64_t>(i), -a.padBefore, -a.readPadAfter());
+  operandGrads[0] = dx;
+  return success();
+}
+
+// The average is a depthwise convolution with a ones kernel, scaled by each
+// output's divisor: its adjoint is convInputGrad of g / divisor.
+LogicalResult AvgPool2dOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                      ArrayRef<bool>,
+                                                      MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  SmallVector<WindowAxis, 2> axes = getWindowAxes();
+  RankedTensorType xType = getX().getType();
+  Type elt = xType.getElementType();
+  int64_t channels = xType.getDimSize(1);
+  auto divisorType = RankedTensorType::get({axes[0].out, axes[1].out}, elt);
+  SmallVector<APFloat> divisors;
+  for (double d : getDivisors()) {
+    bool lost;
+    APFloat v(d);
+    v.convert(cast<FloatType>(elt).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    divisors.push_back(v);
+  }
+  Value divisor = arith::ConstantOp::create(b, loc, DenseElementsAttr::get(divisorType, divisors));
+  auto onesType = RankedTensorType::get({channels, 1, axes[0].kernel, axes[1].kernel}, elt);
+  Value ones = OnesOp::create(b, loc, onesType);
+  operandGrads[0] = convInputGrad(b, loc, div(b, loc, resultGrads[0], divisor), ones, axes,
+                                  channels);
   return success();
 }

@@ -102,3 +102,163 @@ LogicalResult LayerNormOp::verify() {
     return emitOpError("epsilon must be non-negative, got ") << eps;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<WindowAxis, 2>>
+mlir::relax::computeWindowAxes(std::optional<Location> loc, ArrayRef<int64_t> shape,
+                               ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                               ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                               bool ceilMode, bool poolPadding) {
+  if (shape.size() != 4)
+    return emitOptionalError(loc, "x must be a 4-d NCHW tensor, got rank ", shape.size());
+  auto checkPair = [&](ArrayRef<int64_t> v, StringRef name) -> LogicalResult {
+    if (v.size() != 2)
+      return emitOptionalError(loc, name, " must have 2 entries (height, width), got ",
+                               v.size());
+    for (int64_t e : v)
+      if (e <= 0)
+        return emitOptionalError(loc, name, " must be positive, got ", formatShape(v));
+    return success();
+  };
+  if (failed(checkPair(strides, "strides")) || failed(checkPair(dilation, "dilation")))
+    return failure();
+  if (padding.size() != 4)
+    return emitOptionalError(loc, "padding must have 4 entries (top, left, bottom, right), got ",
+                             padding.size());
+  for (int64_t p : padding)
+    if (p < 0)
+      return emitOptionalError(loc, "padding must be non-negative, got ", formatShape(padding));
+  SmallVector<WindowAxis, 2> axes;
+  for (int i = 0; i < 2; ++i) {
+    WindowAxis a{shape[2 + i], padding[i], padding[2 + i], kernel[i], strides[i], dilation[i], 0};
+    if (poolPadding && 2 * std::max(a.padBefore, a.padAfter) > a.extent())
+      return emitOptionalError(loc, "padding ", formatShape(padding),
+                               " exceeds half the pooling window (", a.extent(), ")");
+    int64_t span = a.size + a.padBefore + a.padAfter - a.extent();
+    if (span < 0)
+      return emitOptionalError(loc, "the window (", a.extent(), " wide with dilation) is larger "
+                               "than the padded input (", a.size + a.padBefore + a.padAfter,
+                               ") along axis ", 2 + i);
+    a.out = span / a.stride + 1;
+    if (ceilMode && span % a.stride != 0 && (a.out * a.stride) < a.size + a.padBefore)
+      ++a.out;
+    axes.push_back(a);
+  }
+  return axes;
+}
+
+LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto x = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+  auto w = dyn_cast<RankedTensorType>(adaptor.getW().getType());
+  if (!x || !w)
+    return emitOptionalError(loc, "operands must be ranked tensors");
+  if (w.getRank() != 4)
+    return emitOptionalError(loc, "w must be a 4-d OIHW tensor, got rank ", w.getRank());
+  if (x.getRank() != 4)
+    return emitOptionalError(loc, "x must be a 4-d NCHW tensor, got rank ", x.getRank());
+  int64_t groups = adaptor.getGroupsAttr() ? adaptor.getGroupsAttr().getInt() : 1;
+  if (groups <= 0)
+    return emitOptionalError(loc, "groups must be positive, got ", groups);
+  int64_t channels = x.getDimSize(1), out = w.getDimSize(0);
+  if (channels % groups != 0 || out % groups != 0)
+    return emitOptionalError(loc, "groups (", groups, ") must divide the input channels (",
+                             channels, ") and the output channels (", out, ")");
+  if (w.getDimSize(1) * groups != channels)
+    return emitOptionalError(loc, "w has ", w.getDimSize(1), " input channels per group, but x "
+                             "has ", channels, " channels in ", groups, " group(s)");
+  auto get = [](DenseI64ArrayAttr attr, ArrayRef<int64_t> dflt) {
+    return attr ? llvm::to_vector(attr.asArrayRef()) : llvm::to_vector(dflt);
+  };
+  SmallVector<int64_t> kernel = {w.getDimSize(2), w.getDimSize(3)};
+  if (kernel[0] == 0 || kernel[1] == 0)
+    return emitOptionalError(loc, "w has an empty kernel ", formatShape(w.getShape()));
+  auto axes = computeWindowAxes(loc, x.getShape(), kernel, get(adaptor.getStridesAttr(), {1, 1}),
+                                get(adaptor.getPaddingAttr(), {0, 0, 0, 0}),
+                                get(adaptor.getDilationAttr(), {1, 1}), false, false);
+  if (failed(axes))
+    return failure();
+  results.push_back(x.clone({x.getDimSize(0), out, (*axes)[0].out, (*axes)[1].out}));
+  return success();
+}
+
+/// The result type of a pooling op (both share their attributes).
+template <typename Adaptor>
+static LogicalResult inferPool2dType(std::optional<Location> loc, Adaptor adaptor,
+                                     SmallVectorImpl<Type> &results) {
+  auto x = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+  if (!x)
+    return emitOptionalError(loc, "x must be a ranked tensor");
+  ArrayRef<int64_t> pool = adaptor.getPoolSize();
+  if (pool.size() != 2 || pool[0] <= 0 || pool[1] <= 0)
+    return emitOptionalError(loc, "pool_size must be 2 positive integers, got ",
+                             formatShape(pool));
+  SmallVector<int64_t> strides =
+      adaptor.getStridesAttr() ? llvm::to_vector(adaptor.getStridesAttr().asArrayRef())
+                               : llvm::to_vector(pool);
+  auto get = [](DenseI64ArrayAttr attr, ArrayRef<int64_t> dflt) {
+    return attr ? llvm::to_vector(attr.asArrayRef()) : llvm::to_vector(dflt);
+  };
+  bool ceil = adaptor.getCeilModeAttr() && adaptor.getCeilModeAttr().getValue();
+  auto axes = computeWindowAxes(loc, x.getShape(), pool, strides,
+                                get(adaptor.getPaddingAttr(), {0, 0, 0, 0}),
+                                get(adaptor.getDilationAttr(), {1, 1}), ceil, true);
+  if (failed(axes))
+    return failure();
+  results.push_back(x.clone({x.getDimSize(0), x.getDimSize(1), (*axes)[0].out, (*axes)[1].out}));
+  return success();
+}
+
+LogicalResult MaxPool2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  return inferPool2dType(loc, adaptor, results);
+}
+
+LogicalResult AvgPool2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  return inferPool2dType(loc, adaptor, results);
+}
+
+SmallVector<WindowAxis, 2> Conv2dOp::getWindowAxes() {
+  RankedTensorType w = getW().getType();
+  return *computeWindowAxes(std::nullopt, getX().getType().getShape(),
+                            {w.getDimSize(2), w.getDimSize(3)}, getStrides(), getPadding(),
+                            getDilation(), false, false);
+}
+
+SmallVector<WindowAxis, 2> MaxPool2dOp::getWindowAxes() {
+  return *computeWindowAxes(std::nullopt, getX().getType().getShape(), getPoolSize(),
+                            getStrideValues(), getPadding(), getDilation(), getCeilMode(), true);
+}
+
+SmallVector<WindowAxis, 2> AvgPool2dOp::getWindowAxes() {
+  return *computeWindowAxes(std::nullopt, getX().getType().getShape(), getPoolSize(),
+                            getStrideValues(), getPadding(), getDilation(), getCeilMode(), true);
+}
+
+SmallVector<double> AvgPool2dOp::getDivisors() {
+  SmallVector<WindowAxis, 2> axes = getWindowAxes();
+  bool includePad = getCountIncludePad();
+  // Per axis: how many of each window's positions count.
+  auto counts = [&](const WindowAxis &a) {
+    SmallVector<int64_t> c;
+    for (int64_t o = 0; o < a.out; ++o) {
+      int64_t n = 0;
+      for (int64_t k = 0; k < a.kernel; ++k) {
+        int64_t r = o * a.stride - a.padBefore + k * a.dilation;
+        n += includePad ? (r < a.size + a.padAfter) : (r >= 0 && r < a.size);
+      }
+      c.push_back(n);
+    }
+    return c;
+  };
+  SmallVector<int64_t> rows = counts(axes[0]), cols = counts(axes[1]);
+  SmallVector<double> divisors;
+  for (int64_t r : rows)
+    for (int64_t c : cols)
+      divisors.push_back(static_cast<double>(r * c));
+  return divisors;
+}

@@ -5,6 +5,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::relax;
@@ -431,6 +432,16 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
   auto type = x->clone(shape);
   if (!hasRepresentableSize(type))
     return emitOptionalError(loc, "padded tensor of shape ", formatShape(shape), " is too large");
+  // An integer or bool tensor pads with an integer value it can hold.
+  Type elt = x->getElementType();
+  if (auto attr = adaptor.getPadValueAttr(); attr && isa<IntegerType>(elt)) {
+    double v = attr.getValueAsDouble();
+    unsigned width = elt.getIntOrFloatBitWidth();
+    double lo = width == 1 ? 0.0 : -std::ldexp(1.0, width - 1);
+    double hi = width == 1 ? 1.0 : std::ldexp(1.0, width - 1) - 1;
+    if (!(v == std::trunc(v) && v >= lo && v <= hi))
+      return emitOptionalError(loc, "pad_value ", v, " is not representable in ", elt);
+  }
   results.push_back(type);
   return success();
 }

@@ -127,4 +127,95 @@ def Relax_LayerNormOp : Relax_Op<"layer_norm", [Pure, Relax_Differentiable,
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Convolution and pooling (NCHW)
+//===----------------------------------------------------------------------===//
+
+def Relax_Conv2dOp : Relax_Op<"conv2d", [Pure, InferTypeOpAdaptor, Relax_Differentiable,
+                                         AllElementTypesMatch<["x", "w"]>]> {
+  let summary = "2-D convolution (cross-correlation), NCHW input and OIHW weights";
+  let description = [{
+    `result[n, o, i, j] = sum over c, kh, kw of x_padded[n, g * C/groups + c,
+    i * strides[0] + kh * dilation[0], j * strides[1] + kw * dilation[1]] *
+    w[o, c, kh, kw]`, where `g = o / (O / groups)`: `x` is (N, C, H, W), `w`
+    is (O, C / groups, KH, KW) and both C and O are multiples of `groups`.
+    `padding` is (top, left, bottom, right) zeros. The output size is
+    `(H + top + bottom - dilation * (KH - 1) - 1) / stride + 1` (rounded down),
+    and likewise for W. Lowers to `linalg.conv_2d_nchw_fchw` (grouped:
+    `linalg.conv_2d_ngchw_gfchw`); its gradients are convolutions too.
+
+    ```mlir
+    %y = relax.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+        : tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32> -> tensor<8x16x16x16xf32>
+    ```
+  }];
+  let arguments = (ins Relax_FloatTensor:$x, Relax_FloatTensor:$w,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs Relax_FloatTensor:$result);
+  let assemblyFormat = "$x `,` $w attr-dict `:` type($x) `,` type($w) `->` type($result)";
+  let extraClassDeclaration = [{
+    /// The height and width geometry (assumes a verified op).
+    ::llvm::SmallVector<::mlir::relax::WindowAxis, 2> getWindowAxes();
+  }];
+}
+
+class Relax_Pool2dOp<string mnemonic, string what, dag extraArgs = (ins),
+                     code extraDecls = [{}]>
+    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+  let summary = "2-D " # what # " pooling, NCHW";
+  let arguments = !con((ins Relax_FloatTensor:$x, DenseI64ArrayAttr:$pool_size,
+                            OptionalAttr<DenseI64ArrayAttr>:$strides,
+                            DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+                            DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+                            DefaultValuedAttr<BoolAttr, "false">:$ceil_mode), extraArgs);
+  let results = (outs Relax_FloatTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let extraClassDeclaration = [{
+    /// The strides (pool_size when absent).
+    ::llvm::SmallVector<int64_t> getStrideValues() {
+      if (auto s = getStrides())
+        return ::llvm::to_vector(*s);
+      return ::llvm::to_vector(getPoolSize());
+    }
+    /// The height and width geometry (assumes a verified op).
+    ::llvm::SmallVector<::mlir::relax::WindowAxis, 2> getWindowAxes();
+  }] # extraDecls;
+}
+
+def Relax_MaxPool2dOp : Relax_Pool2dOp<"max_pool2d", "max"> {
+  let description = [{
+    The maximum over each `pool_size` window (of elements `dilation` apart),
+    windows `strides` apart (default: `pool_size`); `padding` (top, left,
+    bottom, right, each at most half the window) never wins. With `ceil_mode`
+    the output size rounds up, as in PyTorch, as long as the last window
+    starts inside the input or its top/left padding. The gradient goes to the
+    first maximum of each window.
+
+    ```mlir
+    %y = relax.max_pool2d %x {pool_size = array<i64: 2, 2>} : tensor<8x16x32x32xf32> -> tensor<8x16x16x16xf32>
+    ```
+  }];
+}
+
+def Relax_AvgPool2dOp : Relax_Pool2dOp<"avg_pool2d", "average",
+    (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad), [{
+    /// Each output position's divisor, row-major over (out height, out width).
+    ::llvm::SmallVector<double> getDivisors();
+  }]> {
+  let description = [{
+    The mean over each window, with the windows of `max_pool2d`. The divisor
+    counts the window's elements inside the input, or with
+    `count_include_pad` also those in the padding (not those beyond it that
+    `ceil_mode` adds), as in PyTorch.
+
+    ```mlir
+    %y = relax.avg_pool2d %x {pool_size = array<i64: 3, 3>, strides = array<i64: 1, 1>,
+        padding = array<i64: 1, 1, 1, 1>} : tensor<8x16x32x32xf32> -> tensor<8x16x32x32xf32>
+    ```
+  }];
+}
+
 #endif // RELAX_OPS_NEURAL_NETWORK_OPS_TD
