@@ -454,6 +454,67 @@ def layer_norm_case(x: Shape, axes: list[int], epsilon: Optional[float] = None,
                 note="the normalization amplifies rounding of the mean: looser f32/f16 atol")
 
 
+def conv2d(strides: Sequence[int] = (1, 1), padding: Sequence[int] = (0, 0, 0, 0),
+           dilation: Sequence[int] = (1, 1), groups: int = 1) -> Callable[..., np.ndarray]:
+    """relax.conv2d (cross-correlation, NCHW x, OIHW w) by explicit loops over the kernel."""
+    def ref(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        n, _, _, _ = x.shape
+        o, i, kh, kw = w.shape
+        xp = np.pad(x, ((0, 0), (0, 0), (padding[0], padding[2]), (padding[1], padding[3])))
+        oh = (xp.shape[2] - dilation[0] * (kh - 1) - 1) // strides[0] + 1
+        ow = (xp.shape[3] - dilation[1] * (kw - 1) - 1) // strides[1] + 1
+        out = np.zeros((n, o, oh, ow))
+        per_group = o // groups
+        for oc in range(o):
+            g = oc // per_group
+            for a in range(kh):
+                for b in range(kw):
+                    r0, c0 = a * dilation[0], b * dilation[1]
+                    patch = xp[:, g * i:(g + 1) * i,
+                               r0:r0 + (oh - 1) * strides[0] + 1:strides[0],
+                               c0:c0 + (ow - 1) * strides[1] + 1:strides[1]]
+                    out[:, oc] += np.einsum("nchw,c->nhw", patch, w[oc, :, a, b])
+        return out
+    return ref
+
+
+def pool2d(kind: str, pool_size: Sequence[int], strides: Optional[Sequence[int]] = None,
+           padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
+           ceil_mode: bool = False, count_include_pad: bool = False) -> Callable[..., np.ndarray]:
+    """relax.max_pool2d / avg_pool2d as PyTorch defines them, window by window."""
+    s = tuple(strides or pool_size)
+
+    def out_size(size: int, before: int, after: int, k: int, st: int, d: int) -> int:
+        span = size + before + after - d * (k - 1) - 1
+        out = span // st + 1
+        if ceil_mode and span % st and out * st < size + before:
+            out += 1
+        return out
+
+    def ref(x: np.ndarray) -> np.ndarray:
+        n, c, h, w = x.shape
+        oh = out_size(h, padding[0], padding[2], pool_size[0], s[0], dilation[0])
+        ow = out_size(w, padding[1], padding[3], pool_size[1], s[1], dilation[1])
+        out = np.zeros((n, c, oh, ow))
+        for i in range(oh):
+            for j in range(ow):
+                vals, count = [], 0
+                for a in range(pool_size[0]):
+                    for b in range(pool_size[1]):
+                        r = i * s[0] - padding[0] + a * dilation[0]
+                        q = j * s[1] - padding[1] + b * dilation[1]
+                        inside = 0 <= r < h and 0 <= q < w
+                        if inside:
+                            vals.append(x[:, :, r, q])
+                        if inside or (count_include_pad and r < h + padding[2]
+                                      and q < w + padding[3]):
+                            count += 1
+                v = np.stack(vals)
+                out[:, :, i, j] = v.max(0) if kind == "max" else v.sum(0) / count
+        return out
+    return ref
+
+
 # ----------------------------------------------------------------------------
 # The table
 # ----------------------------------------------------------------------------
@@ -602,6 +663,31 @@ TABLE: list[OpCase] = [
     layer_norm_case((2, 3, 4), [1, 2]),
     layer_norm_case((2, 3, 4), [-1], epsilon=1e-3),
     layer_norm_case((2, 3, 4), [2, 0]),
+    *[case("conv2d", [Input("x", xs, (-1, 1)), Input("w", ws, (-1, 1))], conv2d(**kw),
+           {k: v for k, v in kw.items()}, dtypes=with_f16(FLOAT, not kw),
+           tol={F16: (1e-2, 1e-2)})
+      for xs, ws, kw in [
+          ((2, 3, 6, 5), (4, 3, 3, 3), {}),
+          ((1, 2, 7, 7), (3, 2, 3, 2), {"strides": [2, 3], "padding": [1, 0, 2, 1]}),
+          ((2, 2, 8, 6), (2, 2, 2, 3), {"dilation": [2, 1], "padding": [1, 1, 1, 1]}),
+          ((1, 4, 5, 6), (6, 2, 3, 3), {"groups": 2, "strides": [1, 2], "padding": [1, 1, 0, 0]}),
+          ((2, 3, 4, 4), (3, 1, 2, 2), {"groups": 3}),
+      ]],
+    *[case(op, [Input("x", xs)], pool2d(kind, **kw), {k: v for k, v in kw.items()},
+           dtypes=with_f16(FLOAT, not kw or kw == {"pool_size": [2, 2]}),
+           tol={F16: (1e-2, 1e-2)})
+      for op, kind in (("max_pool2d", "max"), ("avg_pool2d", "avg"))
+      for xs, kw in [
+          ((2, 3, 6, 6), {"pool_size": [2, 2]}),
+          ((1, 2, 7, 6), {"pool_size": [3, 3], "strides": [2, 2], "padding": [1, 1, 1, 1]}),
+          ((1, 2, 7, 6), {"pool_size": [3, 2], "strides": [2, 2], "padding": [1, 1, 1, 0],
+                          "ceil_mode": True}),
+          ((1, 2, 6, 7), {"pool_size": [2, 2], "strides": [1, 2], "dilation": [2, 1]}),
+      ]],
+    *[case("avg_pool2d", [Input("x", (1, 2, 7, 6))],
+           pool2d("avg", [3, 3], [2, 2], [1, 1, 1, 1], ceil_mode=ceil, count_include_pad=True),
+           {"pool_size": [3, 3], "strides": [2, 2], "padding": [1, 1, 1, 1],
+            "ceil_mode": ceil, "count_include_pad": True}) for ceil in (False, True)],
 
     # --- shape manipulation --------------------------------------------------
     *shaped("permute_dims", [([s], {"axes": axes}, lambda x, a=axes: np.transpose(x, a))
