@@ -186,8 +186,11 @@ def _numpy_dtype(spec: TensorSpec, where: str) -> Any:
     try:
         return _NUMPY_DTYPES[spec.element]
     except KeyError:
-        raise TypeError(f"{where}: element type {spec.element} has no numpy equivalent "
-                        f"(supported: {', '.join(_NUMPY_DTYPES)})") from None
+        hint = (" (numpy has no bfloat16): take f32 at the boundary and convert inside the "
+                "function with relax.astype" if spec.element == "bf16" else "")
+        raise TypeError(f"{where}: element type {spec.element} has no numpy equivalent"
+                        f"{hint}; parameters and results may be "
+                        f"{', '.join(_NUMPY_DTYPES)}") from None
 
 
 def _rebuild(spec: TypeSpec, leaves: Iterator[np.ndarray]) -> Any:
