@@ -35,12 +35,12 @@ func.func @permute_dims(%x: tensor<2x3x4xf32>) -> (tensor<3x4x2xf32>, tensor<4x3
   return %r#0, %r#1, %r#2 : tensor<3x4x2xf32>, tensor<4x3x2xf32>, tensor<4x2x3xf32>
 }
 
-// reshape goes through a 1-D tensor: collapse_shape then expand_shape; 0-d
-// tensors use empty reassociations.
+// A reshape that only merges (or only splits) neighbouring dims is one
+// collapse_shape (expand_shape) keeping the other dims; any other goes through a
+// 1-D tensor; 0-d tensors use empty reassociations.
 // CHECK-LABEL: func.func @reshape(
 // CHECK-SAME:    %[[X:.+]]: tensor<2x3x4xf32>, %[[S:.+]]: tensor<f32>, %[[M:.+]]: tensor<1x1xf32>)
-// CHECK:         [[F:%.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2]] : tensor<2x3x4xf32> into tensor<24xf32>
-// CHECK:         [[R0:%.+]] = tensor.expand_shape [[F]] {{\[}}[0, 1]] output_shape [6, 4] : tensor<24xf32> into tensor<6x4xf32>
+// CHECK:         [[R0:%.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
 // CHECK:         [[R1:%.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2]] : tensor<2x3x4xf32> into tensor<24xf32>
 // CHECK:         [[S1:%.+]] = tensor.expand_shape %[[S]] [] output_shape [1] : tensor<f32> into tensor<1xf32>
 // CHECK:         [[R2:%.+]] = tensor.expand_shape [[S1]] {{\[}}[0, 1]] output_shape [1, 1] : tensor<1xf32> into tensor<1x1xf32>
@@ -56,6 +56,21 @@ func.func @reshape(%x: tensor<2x3x4xf32>, %s: tensor<f32>, %m: tensor<1x1xf32>) 
     relax.output %0, %1, %2, %3 : tensor<6x4xf32>, tensor<24xf32>, tensor<1x1xf32>, tensor<f32>
   }
   return %r#0, %r#1, %r#2, %r#3 : tensor<6x4xf32>, tensor<24xf32>, tensor<1x1xf32>, tensor<f32>
+}
+
+// Splitting dims is one expand_shape; a reshape that is neither a pure merge
+// nor a pure split (2x3 -> 3x2) goes through 1-D.
+// CHECK-LABEL: func.func @reshape_split(
+// CHECK:         tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2]] output_shape [4, 2, 3] : tensor<4x6xf32> into tensor<4x2x3xf32>
+// CHECK:         [[F:%.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+// CHECK:         tensor.expand_shape [[F]] {{\[}}[0, 1]] output_shape [3, 2] : tensor<6xf32> into tensor<3x2xf32>
+func.func @reshape_split(%x: tensor<4x6xf32>, %y: tensor<2x3xf32>) -> (tensor<4x2x3xf32>, tensor<3x2xf32>) {
+  %r:2 = relax.dataflow -> (tensor<4x2x3xf32>, tensor<3x2xf32>) {
+    %0 = relax.reshape %x : tensor<4x6xf32> -> tensor<4x2x3xf32>
+    %1 = relax.reshape %y : tensor<2x3xf32> -> tensor<3x2xf32>
+    relax.output %0, %1 : tensor<4x2x3xf32>, tensor<3x2xf32>
+  }
+  return %r#0, %r#1 : tensor<4x2x3xf32>, tensor<3x2xf32>
 }
 
 // broadcast_to is an identity linalg.generic with a broadcasting input map.

@@ -2,6 +2,7 @@
 
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 
 using namespace mlir;
@@ -89,6 +90,15 @@ Value reshapeTensor(OpBuilder &b, Location loc, Value v, RankedTensorType type) 
   auto src = cast<RankedTensorType>(v.getType());
   if (src == type)
     return v;
+  // A pure collapse or expansion keeps the dims it does not touch (which a
+  // later tiling can follow); anything else goes through 1-D.
+  if (src.getRank() > 0 && type.getRank() > 0 && src.getRank() != type.getRank()) {
+    if (auto reassociation = getReassociationIndicesForReshape(src, type)) {
+      if (src.getRank() > type.getRank())
+        return tensor::CollapseShapeOp::create(b, loc, type, v, *reassociation);
+      return tensor::ExpandShapeOp::create(b, loc, type, v, *reassociation);
+    }
+  }
   auto flatType = RankedTensorType::get({src.getNumElements()}, src.getElementType());
   auto all = [](int64_t rank) {
     return SmallVector<ReassociationIndices>{llvm::to_vector(llvm::seq<int64_t>(0, rank))};
