@@ -586,6 +586,12 @@ TABLE: list[OpCase] = [
     *comparison("greater_equal", np.greater_equal),
     *comparison("less", np.less),
     *comparison("less_equal", np.less_equal),
+    # i1 operands compare as 0 < 1 (unsigned), as numpy compares bools.
+    *[case(op, [Input("a", (2, 3), small_ints, BOOL), Input("b", (3,), small_ints, BOOL)], ref,
+           dtypes=(BOOL,), result=BOOL, label="bool")
+      for op, ref in (("equal", np.equal), ("not_equal", np.not_equal), ("greater", np.greater),
+                      ("greater_equal", np.greater_equal), ("less", np.less),
+                      ("less_equal", np.less_equal))],
     *[case("where", [Input("cond", sc, both_branches, BOOL), Input("a", sa, (-9, 9)),
                      Input("b", sb, (-9, 9))], np.where, dtypes=with_f16(ANY, k == 0))
       for k, (sc, sa, sb) in enumerate([
@@ -718,7 +724,8 @@ TABLE: list[OpCase] = [
     *[case("split", [Input("x", s)], lambda x, ios=ios, a=a: tuple(np.split(x, ios, axis=a)),
            {"indices_or_sections": ios, "axis": a},
            dtypes=ANY, label="points" if isinstance(ios, list) else "sections")
-      for s, ios, a in [((6,), 3, 0), ((4, 6), [1, 4], 1), ((2, 6, 3), 2, -2), ((5, 4), [2], 0)]],
+      for s, ios, a in [((6,), 3, 0), ((4, 6), [1, 4], 1), ((2, 6, 3), 2, -2), ((5, 4), [2], 0),
+                        ((7, 2), [-5, 3, 9], 0), ((6,), [0, 6], 0)]],
     *[case("take", [Input("x", xs), Input("indices", ish, indices(n), it)],
            lambda x, i, a=axis: np.take(x, i, axis=a), {"axis": axis}, dtypes=ANY)
       for xs, ish, axis, n, it in [
@@ -737,6 +744,8 @@ TABLE: list[OpCase] = [
         ((2, 3, 4), [2], [1], [3], None),
         ((5,), [0], [-100], [-1], [1]),
         ((4, 6), [1, 0], [5, 1], [-7, 3], [-2, 1]),
+        ((4, 3), [0], [0], [4], [2 ** 63 - 1]),
+        ((4, 3), [0], [3], [-100], [-2 ** 63]),
     ]]),
     *shaped("tile", [([s], {"repeats": r}, lambda x, r=r: np.tile(x, r))
                      for s, r in [((3,), [2]), ((2, 3), [2, 1]), ((2, 3), [3]), ((3,), [2, 2]),

@@ -67,8 +67,10 @@ def test_reference_runs_on_its_samples(case: OpCase) -> None:
             assert a.shape == tuple(i.shape) and a.dtype == np.dtype(i.element_type(dtype)), i
         with np.errstate(all="raise"):
             out = case.expected(inputs)
-        for o in out if isinstance(out, tuple) else (out,):
-            assert o.size > 0, "zero-size results are not in the table"
+        outs = out if isinstance(out, tuple) else (out,)
+        # Empty parts of a split may occur; an all-empty result checks nothing.
+        assert any(o.size > 0 for o in outs), "all-empty results are not in the table"
+        for o in outs:
             if np.issubdtype(o.dtype, np.floating):
                 assert np.all(np.isfinite(o)), (dtype, o)
     if case.grad_inputs:

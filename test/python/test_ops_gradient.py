@@ -447,3 +447,55 @@ def test_softmax_gradients_are_finite_for_large_inputs(op: str) -> None:
         expected = c64 - s * np.sum(c64, axis=-1, keepdims=True)
     assert np.all(np.isfinite(g)), g
     np.testing.assert_allclose(g, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_power_gradient_at_zero_base_and_exponent() -> None:
+    """d a^b / da is 0 where b = 0 (also at a = 0, where b a^(b-1) would be 0 * inf),
+    and d a^b / db uses log(a) = 0 at a = 0: no NaN, as in JAX and PyTorch."""
+    a = np.array([0.0, 0.0, 2.0, 0.0])
+    b = np.array([0.0, 2.0, 3.0, 1.0])
+    c = np.ones(4)
+    params = [Param("a", a.shape, F64), Param("b", b.shape, F64)]
+    text = rt.loss_function("power", params, a.shape, F64)
+    _, (ga, gb) = rt.compile_gradient(text, (0, 1)).main_adjoint(a, b, c)
+    np.testing.assert_array_equal(ga, [0.0, 0.0, 12.0, 1.0])
+    np.testing.assert_allclose(gb, [0.0, 0.0, 8.0 * np.log(2.0), 0.0])
+
+
+NLL_WITH_NEG_INF = """
+func.func @main(%p: tensor<3x3xf64>, %t: tensor<3xi64>, %w: tensor<3xf64>) -> tensor<f64> {
+  %r = relax.dataflow -> (tensor<f64>) {
+    %l = "relax.nll_loss"(%p, %t, %w) {reduction = "REDUCTION"} : (tensor<3x3xf64>, tensor<3xi64>, tensor<3xf64>) -> RESULT
+    %s = "relax.sum"(%l) : (RESULT) -> tensor<f64>
+    relax.output %s : tensor<f64>
+  }
+  return %r : tensor<f64>
+}
+"""
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+def test_nll_loss_with_neg_inf_log_probabilities(reduction: str) -> None:
+    """Log-probabilities of -inf (a zero probability) at classes that are not the
+    target, or at an ignored target's class, give finite losses and gradients:
+    gathers select instead of multiplying by 0 (0 * -inf is NaN)."""
+    p = np.array([[-np.inf, -0.5, -1.0], [-0.25, -2.0, -np.inf], [-1.0, -1.5, -0.1]])
+    t = np.array([-100, 0, 2])
+    w = np.array([1.0, 2.0, 3.0])
+    result = "tensor<3xf64>" if reduction == "none" else "tensor<f64>"
+    text = NLL_WITH_NEG_INF.replace("REDUCTION", reduction).replace("RESULT", result)
+    exe = relax_mlir.compile(relax_mlir.gradient(text, require_grads=[0, 2]))
+    loss, (dp, dw) = exe.main_adjoint(p, t, w)
+    per = np.array([0.0, 1.0 * 0.25, 3.0 * 0.1])  # -w[t] * p[n, t], 0 when ignored
+    denominator = 1.0 + 3.0  # the weights of the targets not ignored
+    total = {"none": per.sum(), "sum": per.sum(), "mean": per.sum() / denominator}[reduction]
+    np.testing.assert_allclose(loss, total, rtol=1e-12)
+    scale = 1.0 / denominator if reduction == "mean" else 1.0
+    expected_dp = np.zeros((3, 3))
+    expected_dp[1, 0], expected_dp[2, 2] = -1.0 * scale, -3.0 * scale
+    np.testing.assert_allclose(dp, expected_dp, rtol=1e-12)
+    if reduction == "mean":  # d(S / D) / dw_c = (-p_t - loss) / D summed over class c
+        expected_dw = np.array([(0.25 - total) / denominator, 0.0, (0.1 - total) / denominator])
+    else:
+        expected_dw = np.array([0.25, 0.0, 0.1])
+    np.testing.assert_allclose(dw, expected_dw, rtol=1e-12)

@@ -269,8 +269,11 @@ struct GradientPass : relax::impl::GradientPassBase<GradientPass> {
   void runOnOperation() final;
 
 private:
-  /// Adds `<funcName>_adjoint`; on failure leaves the module as it was.
-  LogicalResult differentiateFunction(ModuleOp module, StringRef funcName);
+  /// Adds `<funcName>_adjoint`; on failure leaves the module as it was. A
+  /// declaration the adjoint replaces is unlinked into `replaced` (with the
+  /// op it followed) so that a later failure can put it back.
+  LogicalResult differentiateFunction(ModuleOp module, StringRef funcName,
+                                      SmallVectorImpl<std::pair<Operation *, Operation *>> &replaced);
   LogicalResult checkOptions(func::FuncOp func, Type &targetType, SmallVector<int64_t> &params);
   LogicalResult differentiate(func::FuncOp adjoint, Type targetType, ArrayRef<int64_t> params);
 };
@@ -490,21 +493,32 @@ void GradientPass::runOnOperation() {
   // Differentiate each function in turn; if one fails, the adjoints already
   // added in this run are removed again, so the module is left as it was.
   SmallVector<std::string> added;
+  SmallVector<std::pair<Operation *, Operation *>> replaced; // (declaration, op before it)
   for (const std::string &name : names) {
     if (llvm::is_contained(added, name + "_adjoint")) {
       module.emitError("gradient: function '@") << name << "' is listed twice";
-    } else if (succeeded(differentiateFunction(module, name))) {
+    } else if (succeeded(differentiateFunction(module, name, replaced))) {
       added.push_back(name + "_adjoint");
       continue;
     }
     for (const std::string &adjoint : added)
       if (Operation *op = module.lookupSymbol(adjoint))
         op->erase();
+    // Put replaced declarations back where they were (in reverse, so that a
+    // declaration that followed another finds it in place).
+    Block *body = module.getBody();
+    for (auto [decl, before] : llvm::reverse(replaced))
+      body->getOperations().insert(before ? std::next(Block::iterator(before)) : body->begin(),
+                                   decl);
     return signalPassFailure();
   }
+  for (auto [decl, before] : replaced)
+    decl->destroy();
 }
 
-LogicalResult GradientPass::differentiateFunction(ModuleOp module, StringRef funcName) {
+LogicalResult GradientPass::differentiateFunction(
+    ModuleOp module, StringRef funcName,
+    SmallVectorImpl<std::pair<Operation *, Operation *>> &replaced) {
   auto func = module.lookupSymbol<func::FuncOp>(funcName);
   if (!func)
     return module.emitError("gradient: no function named '@") << funcName << "' in the module";
@@ -540,7 +554,8 @@ LogicalResult GradientPass::differentiateFunction(ModuleOp module, StringRef fun
       return failure();
     }
     adjoint.setVisibility(declaration.getVisibility());
-    declaration.erase();
+    replaced.push_back({declaration, declaration->getPrevNode()});
+    declaration->remove();
   }
   return success();
 }

@@ -163,7 +163,18 @@ template <arith::CmpFPredicate FPred, arith::CmpIPredicate IPred>
 static Value scalarCompare(OpBuilder &b, Location l, Type elt, ValueRange x) {
   if (isa<FloatType>(elt))
     return arith::CmpFOp::create(b, l, FPred, x[0], x[1]);
-  return arith::CmpIOp::create(b, l, IPred, x[0], x[1]);
+  // i1 compares unsigned (false < true); as a signed value true is -1.
+  arith::CmpIPredicate pred = IPred;
+  if (elt.isInteger(1)) {
+    switch (IPred) {
+    case arith::CmpIPredicate::sgt: pred = arith::CmpIPredicate::ugt; break;
+    case arith::CmpIPredicate::sge: pred = arith::CmpIPredicate::uge; break;
+    case arith::CmpIPredicate::slt: pred = arith::CmpIPredicate::ult; break;
+    case arith::CmpIPredicate::sle: pred = arith::CmpIPredicate::ule; break;
+    default: break;
+    }
+  }
+  return arith::CmpIOp::create(b, l, pred, x[0], x[1]);
 }
 static Value scalarWhere(OpBuilder &b, Location l, Type, ValueRange x) {
   return arith::SelectOp::create(b, l, x[0], x[1], x[2]);

@@ -135,7 +135,9 @@ struct NllLossLowering : OpConversionPattern<NllLossOp> {
                             : scalar(b, l, elt, 1.0);
           Value zero = scalar(b, l, elt, 0.0);
           w = arith::SelectOp::create(b, l, valid, w, zero);
-          Value loss = arith::NegFOp::create(b, l, arith::MulFOp::create(b, l, w, p));
+          // Selected (not multiplied by a zero weight): pred may hold -inf.
+          Value loss = arith::SelectOp::create(
+              b, l, valid, arith::NegFOp::create(b, l, arith::MulFOp::create(b, l, w, p)), zero);
           linalg::YieldOp::create(b, l, ValueRange{loss, w});
         });
     Value losses = generic.getResult(0), weightsUsed = generic.getResult(1);

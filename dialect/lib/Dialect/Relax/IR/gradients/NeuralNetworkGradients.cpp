@@ -80,11 +80,9 @@ LogicalResult NllLossOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange res
   SmallVector<int64_t> keptShape(predType.getShape());
   keptShape[classAxis] = 1;
   Value keptTargets = reshapeTo(b, loc, targets, keptShape);
-  Value onehot = astype(b, loc,
-                        EqualOp::create(b, loc, keptTargets,
-                                        iota(b, loc, classes, targetType.getElementType(), rank,
-                                             classAxis)),
-                        elt);
+  Value isTarget = EqualOp::create(
+      b, loc, keptTargets, iota(b, loc, classes, targetType.getElementType(), rank, classAxis));
+  Value onehot = astype(b, loc, isTarget, elt);
   auto ignore = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(RankedTensorType::get({}, targetType.getElementType()),
@@ -116,11 +114,15 @@ LogicalResult NllLossOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange res
     operandGrads[0] = mul(b, loc, onehot, reshapeTo(b, loc, coef, keptShape));
   }
   if (weights && needsGrad[2]) {
-    Value predT = sumOver(b, loc, mul(b, loc, onehot, pred), {classAxis}, /*keepdims=*/false);
+    // Gathered and masked by selection, not multiplication: pred may hold
+    // -inf, and 0 * -inf is NaN.
+    Value zero = scalarLike(b, loc, pred, 0.0);
+    Value predT = sumOver(b, loc, where(b, loc, isTarget, pred, zero), {classAxis},
+                          /*keepdims=*/false);
     Value local = neg(b, loc, predT);
     if (denominator)
       local = div(b, loc, sub(b, loc, local, getResult()), denominator);
-    Value dwT = mul(b, loc, mul(b, loc, g, valid), local);
+    Value dwT = where(b, loc, greater(b, loc, valid, zero), mul(b, loc, g, local), zero);
     SmallVector<int64_t> others;
     for (int64_t d = 0; d < rank; ++d)
       if (d != classAxis)

@@ -13,6 +13,11 @@ using namespace mlir::relax;
 template <typename Op>
 static LogicalResult verifyNonEmptyReduction(Op op, StringRef what) {
   RankedTensorType type = op.getX().getType();
+  // Out-of-range axes are reported by type inference; check only valid ones.
+  if (auto axis = op.getAxis())
+    for (int64_t a : *axis)
+      if (a < -type.getRank() || a >= type.getRank())
+        return success();
   for (int64_t a : op.getReducedAxes())
     if (type.getDimSize(a) == 0)
       return op.emitOpError("cannot take the ")

@@ -111,14 +111,14 @@ static FailureOr<RankedTensorType> rankedOperand(std::optional<Location> loc, Ty
 /// repeated axes; returns them sorted.
 static FailureOr<SmallVector<int64_t>> normalizeAxes(std::optional<Location> loc,
                                                      ArrayRef<int64_t> axes, int64_t rank,
-                                                     StringRef what = "axis") {
+                                                     StringRef ofWhat = "") {
   SmallVector<int64_t> out;
   for (int64_t a : axes) {
     if (a < -rank || a >= rank)
-      return emitOptionalError(loc, what, " ", a, " is out of range for rank ", rank);
+      return emitOptionalError(loc, "axis ", a, " is out of range for rank ", rank, ofWhat);
     int64_t n = a < 0 ? a + rank : a;
     if (llvm::is_contained(out, n))
-      return emitOptionalError(loc, what, " ", a, " is repeated");
+      return emitOptionalError(loc, "axis ", a, " is repeated");
     out.push_back(n);
   }
   llvm::sort(out);
@@ -132,7 +132,7 @@ LogicalResult ExpandDimsOp::inferReturnTypes(MLIRContext *, std::optional<Locati
     return failure();
   ArrayRef<int64_t> axis = adaptor.getAxis();
   int64_t rank = x->getRank() + static_cast<int64_t>(axis.size());
-  auto axes = normalizeAxes(loc, axis, rank);
+  auto axes = normalizeAxes(loc, axis, rank, " (of the result: expand_dims axes are result positions)");
   if (failed(axes))
     return failure();
   SmallVector<int64_t> shape;
@@ -242,11 +242,12 @@ splitBounds(std::optional<Location> loc, Attribute spec, int64_t size) {
   if (!points)
     return emitOptionalError(loc, "indices_or_sections must be an integer or an integer list");
   int64_t prev = 0;
-  for (int64_t p : points.asArrayRef()) {
-    if (p < 0)
-      return emitOptionalError(loc, "split point ", p, " is negative");
+  for (int64_t given : points.asArrayRef()) {
+    // Negative points count from the end, as in numpy.
+    int64_t p = given < 0 ? std::max<int64_t>(given + size, 0) : given;
     if (p < prev)
-      return emitOptionalError(loc, "split points must be sorted, got ", p, " after ", prev);
+      return emitOptionalError(loc, "split points must be sorted (after counting negative ones "
+                               "from the end), got ", given, " after ", prev);
     int64_t at = std::min(p, size);
     bounds.push_back({std::min(prev, size), at});
     prev = p;
@@ -321,12 +322,15 @@ static std::pair<int64_t, int64_t> sliceRange(int64_t begin, int64_t end, int64_
       i += n;
     return std::clamp(i, lo, hi);
   };
+  // Counts in unsigned arithmetic: |stride| may be as large as 2^63.
   if (stride > 0) {
     int64_t b = clampIndex(begin, 0, n), e = clampIndex(end, 0, n);
-    return {b, e > b ? (e - b + stride - 1) / stride : 0};
+    uint64_t step = static_cast<uint64_t>(stride);
+    return {b, e > b ? static_cast<int64_t>(static_cast<uint64_t>(e - b - 1) / step + 1) : 0};
   }
   int64_t b = clampIndex(begin, -1, n - 1), e = clampIndex(end, -1, n - 1);
-  return {b, b > e ? (b - e - stride - 1) / -stride : 0};
+  uint64_t step = 0 - static_cast<uint64_t>(stride);
+  return {b, b > e ? static_cast<int64_t>(static_cast<uint64_t>(b - e - 1) / step + 1) : 0};
 }
 
 /// Checks the attributes of a strided_slice of `x` and computes each axis's slice.
@@ -336,10 +340,11 @@ computeAxisSlices(std::optional<Location> loc, RankedTensorType x, ArrayRef<int6
                   std::optional<ArrayRef<int64_t>> strides) {
   if (begin.size() != axes.size() || end.size() != axes.size() ||
       (strides && strides->size() != axes.size()))
-    return emitOptionalError(loc, "axes, begin, end and strides must have one entry per sliced "
-                                  "axis; got ",
-                             axes.size(), ", ", begin.size(), ", ", end.size(), " and ",
-                             strides ? static_cast<int64_t>(strides->size()) : -1);
+    return emitOptionalError(
+        loc, "axes, begin", strides ? ", end and strides" : " and end",
+        " must have one entry per sliced axis; got ", axes.size(), ", ", begin.size(),
+        strides ? ", " + std::to_string(end.size()) + " and " + std::to_string(strides->size())
+                : " and " + std::to_string(end.size()));
   SmallVector<StridedSliceOp::AxisSlice> slices;
   for (int64_t d = 0; d < x.getRank(); ++d)
     slices.push_back({0, 1, x.getDimSize(d)});
@@ -358,7 +363,9 @@ computeAxisSlices(std::optional<Location> loc, RankedTensorType x, ArrayRef<int6
     if (stride == 0)
       return emitOptionalError(loc, "stride of axis ", axes[i], " is 0");
     auto [start, count] = sliceRange(begin[i], end[i], stride, x.getDimSize(a));
-    slices[a] = {start, stride, count};
+    // A slice of at most one element reads it with stride 1 (the stride no
+    // longer matters, and |stride| may not be representable).
+    slices[a] = {count > 0 ? start : 0, count > 1 ? stride : 1, count};
   }
   return slices;
 }

@@ -15,10 +15,11 @@ class Relax_CompareOp<string mnemonic, string formula>
     : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
   let summary = "Elementwise comparison " # formula # " with numpy broadcasting";
   let description = "Computes `" # formula # "` elementwise into an i1 tensor of the "
-    "broadcast shape. Comparisons have no gradient: their result is not a float.\n\n"
+    "broadcast shape (i1 operands compare as 0 < 1). Comparisons have no "
+    "gradient: their result is not a float.\n\n"
     "```mlir\n%m = relax." # mnemonic # " %a, %b : tensor<4x3xf32>, tensor<f32> "
     "-> tensor<4x3xi1>\n```";
-  let arguments = (ins Relax_NumericTensor:$lhs, Relax_NumericTensor:$rhs);
+  let arguments = (ins Relax_Tensor:$lhs, Relax_Tensor:$rhs);
   let results = (outs Relax_BoolTensor:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";

@@ -191,11 +191,14 @@ def Relax_MultiplyOp : Relax_BroadcastBinaryOp<"multiply", "a * b",
 def Relax_DivideOp : Relax_BroadcastBinaryOp<"divide", "a / b",
     [{ return div(b, loc, g, rhs); }],
     [{ return neg(b, loc, div(b, loc, mul(b, loc, g, y), rhs)); }]>;
-// d(a^b) = b a^(b-1) da + log(a) a^b db. Where a = 0 the rhs rule uses
-// log(a) = 0 (the limit of a^b log a for b > 0).
+// d(a^b) = b a^(b-1) da + log(a) a^b db. Where b = 0 the lhs rule is 0 (not
+// 0 * a^-1, which is NaN at a = 0); where a = 0 the rhs rule uses log(a) = 0
+// (the limit of a^b log a for b > 0). Both as in JAX and PyTorch.
 def Relax_PowerOp : Relax_BroadcastBinaryOp<"power", "a ^ b",
-    [{ return mul(b, loc, g, mul(b, loc, rhs, PowerOp::create(
-                  b, loc, lhs, sub(b, loc, rhs, scalarLike(b, loc, rhs, 1.0))))); }],
+    [{ Value zero = scalarLike(b, loc, rhs, 0.0);
+       Value d = mul(b, loc, rhs, PowerOp::create(
+                  b, loc, lhs, sub(b, loc, rhs, scalarLike(b, loc, rhs, 1.0))));
+       return mul(b, loc, g, where(b, loc, EqualOp::create(b, loc, rhs, zero), zero, d)); }],
     [{ Value zero = scalarLike(b, loc, lhs, 0.0);
        Value positive = greater(b, loc, lhs, zero);
        Value logA = LogOp::create(b, loc, where(b, loc, positive, lhs,

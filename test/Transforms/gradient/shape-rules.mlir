@@ -1,0 +1,314 @@
+// The gradient rules of the shape ops expand_dims squeeze flatten concat split
+// take strided_slice tile pad triu tril: one function per case, all
+// differentiated in one run. Each loss is sum(op(x) * c) (c makes the adjoint
+// g = broadcast(ones) * c reaching the op); the checks follow each rule's key
+// ops.
+// RUN: relax-opt %s --gradient="func=expand_dims,squeeze,flatten,concat,split,take,take_axis,take_flat,strided_slice,strided_slice_stride,strided_slice_negative_stride,strided_slice_empty,tile,pad,triu,tril" | FileCheck %s
+
+// Ops that only regroup elements pass g back reshaped.
+// CHECK-LABEL: func.func @expand_dims_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<3xf32>, %[[C:.+]]: tensor<1x3x1xf32>)
+// CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1x1xf32> -> tensor<1x3x1xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
+// CHECK:         [[DX:%.+]] = relax.reshape [[G]] : tensor<1x3x1xf32> -> tensor<3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<3xf32>, tensor<1x3x1xf32>)
+func.func @expand_dims(%x: tensor<3xf32>, %c: tensor<1x3x1xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.expand_dims %x {axis = array<i64: 0, -1>} : tensor<3xf32> -> tensor<1x3x1xf32>
+    %p = relax.multiply %y, %c : tensor<1x3x1xf32>, tensor<1x3x1xf32> -> tensor<1x3x1xf32>
+    %l = relax.sum %p : tensor<1x3x1xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @squeeze_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<1x3x1xf32>, %[[C:.+]]: tensor<3xf32>)
+// CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1xf32> -> tensor<3xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
+// CHECK:         [[DX:%.+]] = relax.reshape [[G]] : tensor<3xf32> -> tensor<1x3x1xf32>
+// CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<1x3x1xf32>, tensor<3xf32>)
+func.func @squeeze(%x: tensor<1x3x1xf32>, %c: tensor<3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.squeeze %x : tensor<1x3x1xf32> -> tensor<3xf32>
+    %p = relax.multiply %y, %c : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+    %l = relax.sum %p : tensor<3xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @flatten_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<2x3xf32>, %[[C:.+]]: tensor<6xf32>)
+// CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1xf32> -> tensor<6xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
+// CHECK:         [[DX:%.+]] = relax.reshape [[G]] : tensor<6xf32> -> tensor<2x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<2x3xf32>, tensor<6xf32>)
+func.func @flatten(%x: tensor<2x3xf32>, %c: tensor<6xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.flatten %x : tensor<2x3xf32> -> tensor<6xf32>
+    %p = relax.multiply %y, %c : tensor<6xf32>, tensor<6xf32> -> tensor<6xf32>
+    %l = relax.sum %p : tensor<6xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// concat: each operand gets its slice of g along the (normalized) axis.
+// CHECK-LABEL: func.func @concat_adjoint(
+// CHECK-SAME:    %[[A:.+]]: tensor<2x3xf32>, %[[B:.+]]: tensor<2x1xf32>, %[[D:.+]]: tensor<2x2xf32>, %[[C:.+]]: tensor<2x6xf32>)
+// CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<2x6xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
+// CHECK:         [[DA:%.+]] = relax.strided_slice [[G]] {axes = array<i64: 1>, begin = array<i64: 0>, end = array<i64: 3>} : tensor<2x6xf32> -> tensor<2x3xf32>
+// CHECK-NEXT:    [[DB:%.+]] = relax.strided_slice [[G]] {axes = array<i64: 1>, begin = array<i64: 3>, end = array<i64: 4>} : tensor<2x6xf32> -> tensor<2x1xf32>
+// CHECK-NEXT:    [[DD:%.+]] = relax.strided_slice [[G]] {axes = array<i64: 1>, begin = array<i64: 4>, end = array<i64: 6>} : tensor<2x6xf32> -> tensor<2x2xf32>
+// CHECK-NEXT:    relax.tuple([[DA]], [[DB]], [[DD]], %{{.+}} : tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x6xf32>)
+func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>, %d: tensor<2x2xf32>, %c: tensor<2x6xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.concat %a, %b, %d {axis = -1 : i64} : tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32> -> tensor<2x6xf32>
+    %p = relax.multiply %y, %c : tensor<2x6xf32>, tensor<2x6xf32> -> tensor<2x6xf32>
+    %l = relax.sum %p : tensor<2x6xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// split: the parts' adjoints are concatenated back; the unused middle part
+// contributes zeros. loss = sum(part0) * sum(part2).
+// CHECK-LABEL: func.func @split_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<5x2xf32>) -> tuple<tensor<f32>, tuple<tensor<5x2xf32>>> {
+// CHECK:         [[T:%.+]] = relax.split %[[X]] {indices_or_sections = array<i64: 1, 3>} : tensor<5x2xf32> -> tuple<tensor<1x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>>
+// CHECK:         [[G2:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<2x2xf32>
+// CHECK:         [[G0:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<1x2xf32>
+// CHECK-NEXT:    [[Z:%.+]] = relax.zeros : tensor<2x2xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.concat [[G0]], [[Z]], [[G2]] {axis = 0 : i64} : tensor<1x2xf32>, tensor<2x2xf32>, tensor<2x2xf32> -> tensor<5x2xf32>
+// CHECK-NEXT:    relax.tuple([[DX]] : tensor<5x2xf32>)
+func.func @split(%x: tensor<5x2xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %t = relax.split %x {indices_or_sections = array<i64: 1, 3>} : tensor<5x2xf32> -> tuple<tensor<1x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>>
+    %a = relax.tuple_get_item %t[0] : tuple<tensor<1x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>>
+    %b = relax.tuple_get_item %t[2] : tuple<tensor<1x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>>
+    %sa = relax.sum %a : tensor<1x2xf32> -> tensor<f32>
+    %sb = relax.sum %b : tensor<2x2xf32> -> tensor<f32>
+    %l = relax.multiply %sa, %sb : tensor<f32>, tensor<f32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// take: the adjoint is a one-hot matmul. The indices are normalized (negative
+// + n) and clamped into [0, n), compared with iota(n) into a (m, n) one-hot
+// matrix whose transpose multiplies g viewed as (pre, m, post); repeated
+// indices accumulate.
+// CHECK-LABEL: func.func @take_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<5x3xf32>, %[[I:.+]]: tensor<4xi64>, %[[C:.+]]: tensor<4x3xf32>) -> tuple<tensor<f32>, tuple<tensor<5x3xf32>, tensor<4x3xf32>>> {
+// CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<4x3xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
+// CHECK:         [[IK:%.+]] = relax.reshape %[[I]] : tensor<4xi64> -> tensor<4x1xi64>
+// CHECK-NEXT:    [[N:%.+]] = arith.constant dense<5> : tensor<i64>
+// CHECK-NEXT:    [[WRAP:%.+]] = relax.add [[IK]], [[N]] : tensor<4x1xi64>, tensor<i64> -> tensor<4x1xi64>
+// CHECK-NEXT:    [[ZERO:%.+]] = arith.constant dense<0> : tensor<i64>
+// CHECK-NEXT:    [[NEG:%.+]] = relax.less [[IK]], [[ZERO]] :
+// CHECK-NEXT:    [[NORM:%.+]] = relax.where [[NEG]], [[WRAP]], [[IK]] :
+// CHECK-NEXT:    [[CL:%.+]] = relax.clip [[NORM]] {max = 4.000000e+00 : f64, min = 0.000000e+00 : f64} : tensor<4x1xi64>
+// CHECK-NEXT:    [[IOTA:%.+]] = arith.constant dense<{{\[\[}}0, 1, 2, 3, 4]]> : tensor<1x5xi64>
+// CHECK-NEXT:    [[EQ:%.+]] = relax.equal [[CL]], [[IOTA]] : tensor<4x1xi64>, tensor<1x5xi64> -> tensor<4x5xi1>
+// CHECK-NEXT:    [[OH:%.+]] = relax.astype [[EQ]] : tensor<4x5xi1> -> tensor<4x5xf32>
+// CHECK-NEXT:    [[G3:%.+]] = relax.reshape [[G]] : tensor<4x3xf32> -> tensor<1x4x3xf32>
+// CHECK-NEXT:    [[OHT:%.+]] = relax.permute_dims [[OH]] : tensor<4x5xf32> -> tensor<5x4xf32>
+// CHECK-NEXT:    [[MM:%.+]] = relax.matmul [[OHT]], [[G3]] : tensor<5x4xf32>, tensor<1x4x3xf32> -> tensor<1x5x3xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.reshape [[MM]] : tensor<1x5x3xf32> -> tensor<5x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<5x3xf32>, tensor<4x3xf32>)
+func.func @take(%x: tensor<5x3xf32>, %i: tensor<4xi64>, %c: tensor<4x3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.take %x, %i {axis = 0 : i64} : tensor<5x3xf32>, tensor<4xi64> -> tensor<4x3xf32>
+    %p = relax.multiply %y, %c : tensor<4x3xf32>, tensor<4x3xf32> -> tensor<4x3xf32>
+    %l = relax.sum %p : tensor<4x3xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// take along a middle axis (negative): g already has the (pre, m, post) =
+// (2, 4, 3) shape, so no reshape is needed around the batched matmul.
+// CHECK-LABEL: func.func @take_axis_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<2x5x3xf32>, %[[I:.+]]: tensor<4xi32>)
+// CHECK:         [[G:%.+]] = relax.multiply %{{.+}}, %{{.+}} : tensor<2x4x3xf32>, tensor<2x4x3xf32> -> tensor<2x4x3xf32>
+// CHECK:         [[OH:%.+]] = relax.astype %{{.+}} : tensor<4x5xi1> -> tensor<4x5xf32>
+// CHECK-NEXT:    [[OHT:%.+]] = relax.permute_dims [[OH]] : tensor<4x5xf32> -> tensor<5x4xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.matmul [[OHT]], [[G]] : tensor<5x4xf32>, tensor<2x4x3xf32> -> tensor<2x5x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]] : tensor<2x5x3xf32>)
+func.func @take_axis(%x: tensor<2x5x3xf32>, %i: tensor<4xi32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.take %x, %i {axis = -2 : i64} : tensor<2x5x3xf32>, tensor<4xi32> -> tensor<2x4x3xf32>
+    %s = relax.square %y : tensor<2x4x3xf32>
+    %l = relax.sum %s : tensor<2x4x3xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// take without axis reads x flattened: n = 6, the one-hot matmul gives (1, 6, 1)
+// and is reshaped to x's shape.
+// CHECK-LABEL: func.func @take_flat_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<2x3xf32>, %[[I:.+]]: tensor<2x2xi32>) -> tuple<tensor<f32>, tuple<tensor<2x3xf32>>> {
+// CHECK:         [[IK:%.+]] = relax.reshape %[[I]] : tensor<2x2xi32> -> tensor<4x1xi32>
+// CHECK:         relax.clip %{{.+}} {max = 5.000000e+00 : f64, min = 0.000000e+00 : f64} : tensor<4x1xi32>
+// CHECK:         [[OH:%.+]] = relax.astype %{{.+}} : tensor<4x6xi1> -> tensor<4x6xf32>
+// CHECK:         [[MM:%.+]] = relax.matmul %{{.+}}, %{{.+}} : tensor<6x4xf32>, tensor<1x4x1xf32> -> tensor<1x6x1xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.reshape [[MM]] : tensor<1x6x1xf32> -> tensor<2x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]] : tensor<2x3xf32>)
+func.func @take_flat(%x: tensor<2x3xf32>, %i: tensor<2x2xi32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.take %x, %i : tensor<2x3xf32>, tensor<2x2xi32> -> tensor<2x2xf32>
+    %l = relax.sum %y : tensor<2x2xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// strided_slice with stride 1: g padded back with zeros before and after.
+// CHECK-LABEL: func.func @strided_slice_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<5x3xf32>, %[[C:.+]]: tensor<3x3xf32>)
+// CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<3x3xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
+// CHECK:         [[DX:%.+]] = relax.pad [[G]] {pad_width = array<i64: 1, 1, 0, 0>} : tensor<3x3xf32> -> tensor<5x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<5x3xf32>, tensor<3x3xf32>)
+func.func @strided_slice(%x: tensor<5x3xf32>, %c: tensor<3x3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.strided_slice %x {axes = array<i64: 0>, begin = array<i64: 1>, end = array<i64: 4>} : tensor<5x3xf32> -> tensor<3x3xf32>
+    %p = relax.multiply %y, %c : tensor<3x3xf32>, tensor<3x3xf32> -> tensor<3x3xf32>
+    %l = relax.sum %p : tensor<3x3xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// x[1:7:2] reads rows 1, 3, 5: g gains a size-1 axis, is padded to (3, 2, 3)
+// (one zero after each row), merged to (6, 3) and padded by one row before.
+// CHECK-LABEL: func.func @strided_slice_stride_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<7x3xf32>, %[[C:.+]]: tensor<3x3xf32>)
+// CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<3x3xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
+// CHECK:         [[R1:%.+]] = relax.reshape [[G]] : tensor<3x3xf32> -> tensor<3x1x3xf32>
+// CHECK-NEXT:    [[P1:%.+]] = relax.pad [[R1]] {pad_width = array<i64: 0, 0, 0, 1, 0, 0>} : tensor<3x1x3xf32> -> tensor<3x2x3xf32>
+// CHECK-NEXT:    [[R2:%.+]] = relax.reshape [[P1]] : tensor<3x2x3xf32> -> tensor<6x3xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.pad [[R2]] {pad_width = array<i64: 1, 0, 0, 0>} : tensor<6x3xf32> -> tensor<7x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<7x3xf32>, tensor<3x3xf32>)
+func.func @strided_slice_stride(%x: tensor<7x3xf32>, %c: tensor<3x3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.strided_slice %x {axes = array<i64: 0>, begin = array<i64: 1>, end = array<i64: 7>, strides = array<i64: 2>} : tensor<7x3xf32> -> tensor<3x3xf32>
+    %p = relax.multiply %y, %c : tensor<3x3xf32>, tensor<3x3xf32> -> tensor<3x3xf32>
+    %l = relax.sum %p : tensor<3x3xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// x[3:0:-2] reads rows 3, 1: g is reversed first (a stride -1 strided_slice),
+// then scattered with stride 2 from row 1.
+// CHECK-LABEL: func.func @strided_slice_negative_stride_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<5x3xf32>, %[[C:.+]]: tensor<2x3xf32>)
+// CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<2x3xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
+// CHECK:         [[REV:%.+]] = relax.strided_slice [[G]] {axes = array<i64: 0>, begin = array<i64: 1>, end = array<i64: -3>, strides = array<i64: -1>} : tensor<2x3xf32> -> tensor<2x3xf32>
+// CHECK-NEXT:    [[R1:%.+]] = relax.reshape [[REV]] : tensor<2x3xf32> -> tensor<2x1x3xf32>
+// CHECK-NEXT:    [[P1:%.+]] = relax.pad [[R1]] {pad_width = array<i64: 0, 0, 0, 1, 0, 0>} : tensor<2x1x3xf32> -> tensor<2x2x3xf32>
+// CHECK-NEXT:    [[R2:%.+]] = relax.reshape [[P1]] : tensor<2x2x3xf32> -> tensor<4x3xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.pad [[R2]] {pad_width = array<i64: 1, 0, 0, 0>} : tensor<4x3xf32> -> tensor<5x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<5x3xf32>, tensor<2x3xf32>)
+func.func @strided_slice_negative_stride(%x: tensor<5x3xf32>, %c: tensor<2x3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.strided_slice %x {axes = array<i64: 0>, begin = array<i64: 3>, end = array<i64: 0>, strides = array<i64: -2>} : tensor<5x3xf32> -> tensor<2x3xf32>
+    %p = relax.multiply %y, %c : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
+    %l = relax.sum %p : tensor<2x3xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// An empty slice reads nothing: x gets zeros.
+// CHECK-LABEL: func.func @strided_slice_empty_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<5x3xf32>, %[[S:.+]]: tensor<f32>)
+// CHECK-NOT:     relax.pad
+// CHECK:         [[DX:%.+]] = relax.zeros : tensor<5x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<5x3xf32>, tensor<f32>)
+func.func @strided_slice_empty(%x: tensor<5x3xf32>, %s: tensor<f32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.strided_slice %x {axes = array<i64: 0>, begin = array<i64: 3>, end = array<i64: 1>} : tensor<5x3xf32> -> tensor<0x3xf32>
+    %q = relax.sum %y : tensor<0x3xf32> -> tensor<f32>
+    %l = relax.add %q, %s : tensor<f32>, tensor<f32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// tile: g viewed as (rep_0, size_0, rep_1, size_1, ...) is summed over the
+// repetitions; a leading new axis has size 1.
+// CHECK-LABEL: func.func @tile_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<2x3xf32>, %[[C:.+]]: tensor<2x4x3xf32>)
+// CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1x1xf32> -> tensor<2x4x3xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
+// CHECK:         [[R:%.+]] = relax.reshape [[G]] : tensor<2x4x3xf32> -> tensor<2x1x2x2x1x3xf32>
+// CHECK-NEXT:    [[SUM:%.+]] = relax.sum [[R]] {axis = array<i64: 0, 2, 4>} : tensor<2x1x2x2x1x3xf32> -> tensor<1x2x3xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.reshape [[SUM]] : tensor<1x2x3xf32> -> tensor<2x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<2x3xf32>, tensor<2x4x3xf32>)
+func.func @tile(%x: tensor<2x3xf32>, %c: tensor<2x4x3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.tile %x {repeats = array<i64: 2, 2, 1>} : tensor<2x3xf32> -> tensor<2x4x3xf32>
+    %p = relax.multiply %y, %c : tensor<2x4x3xf32>, tensor<2x4x3xf32> -> tensor<2x4x3xf32>
+    %l = relax.sum %p : tensor<2x4x3xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// pad: x's window of g, whatever the pad value.
+// CHECK-LABEL: func.func @pad_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<2x3xf32>, %[[C:.+]]: tensor<3x7xf32>)
+// CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<3x7xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
+// CHECK:         [[DX:%.+]] = relax.strided_slice [[G]] {axes = array<i64: 0, 1>, begin = array<i64: 1, 2>, end = array<i64: 3, 5>} : tensor<3x7xf32> -> tensor<2x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<2x3xf32>, tensor<3x7xf32>)
+func.func @pad(%x: tensor<2x3xf32>, %c: tensor<3x7xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.pad %x {pad_width = array<i64: 1, 0, 2, 2>, pad_value = 5.0 : f64} : tensor<2x3xf32> -> tensor<3x7xf32>
+    %p = relax.multiply %y, %c : tensor<3x7xf32>, tensor<3x7xf32> -> tensor<3x7xf32>
+    %l = relax.sum %p : tensor<3x7xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// triu and tril mask g with the same triangle.
+// CHECK-LABEL: func.func @triu_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<3x3xf32>, %[[C:.+]]: tensor<3x3xf32>)
+// CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<3x3xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
+// CHECK:         [[DX:%.+]] = relax.triu [[G]] {k = 1 : i64} : tensor<3x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<3x3xf32>, tensor<3x3xf32>)
+func.func @triu(%x: tensor<3x3xf32>, %c: tensor<3x3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.triu %x {k = 1 : i64} : tensor<3x3xf32>
+    %p = relax.multiply %y, %c : tensor<3x3xf32>, tensor<3x3xf32> -> tensor<3x3xf32>
+    %l = relax.sum %p : tensor<3x3xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @tril_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<2x3x3xf32>, %[[C:.+]]: tensor<2x3x3xf32>)
+// CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1x1xf32> -> tensor<2x3x3xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
+// CHECK:         [[DX:%.+]] = relax.tril [[G]] {k = -1 : i64} : tensor<2x3x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<2x3x3xf32>, tensor<2x3x3xf32>)
+func.func @tril(%x: tensor<2x3x3xf32>, %c: tensor<2x3x3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.tril %x {k = -1 : i64} : tensor<2x3x3xf32>
+    %p = relax.multiply %y, %c : tensor<2x3x3xf32>, tensor<2x3x3xf32> -> tensor<2x3x3xf32>
+    %l = relax.sum %p : tensor<2x3x3xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
