@@ -145,3 +145,19 @@ OpFoldResult BroadcastToOp::fold(FoldAdaptor) {
 OpFoldResult CollapseSumToOp::fold(FoldAdaptor) {
   return getX().getType() == getType() ? getX() : OpFoldResult();
 }
+
+/// A pad by nothing is its operand.
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  if (llvm::all_of(getPadWidth(), [](int64_t w) { return w == 0; }))
+    return getX();
+  return {};
+}
+
+/// A slice that keeps every element in order is its operand.
+OpFoldResult StridedSliceOp::fold(FoldAdaptor) {
+  RankedTensorType type = getX().getType();
+  for (auto [d, s] : llvm::enumerate(getAxisSlices()))
+    if (s.start != 0 || s.stride != 1 || s.count != type.getDimSize(d))
+      return {};
+  return getX();
+}

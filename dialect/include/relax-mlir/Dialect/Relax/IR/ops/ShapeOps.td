@@ -177,6 +177,7 @@ def Relax_StridedSliceOp : Relax_InferredShapeOp<"strided_slice"> {
   }];
   let arguments = (ins Relax_Tensor:$x, DenseI64ArrayAttr:$axes, DenseI64ArrayAttr:$begin,
                        DenseI64ArrayAttr:$end, OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let hasFolder = 1;
   let extraClassDeclaration = [{
     /// Per axis of x: the first index read, the stride and the count (a
     /// kept axis is {0, 1, size}).
@@ -210,6 +211,7 @@ def Relax_PadOp : Relax_InferredShapeOp<"pad"> {
   }];
   let arguments = (ins Relax_Tensor:$x, DenseI64ArrayAttr:$pad_width,
                        DefaultValuedAttr<F64Attr, "0.0">:$pad_value);
+  let hasFolder = 1;
 }
 
 class Relax_TriangleOp<string mnemonic, string which, string cond>

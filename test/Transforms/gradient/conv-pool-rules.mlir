@@ -1,0 +1,73 @@
+// Gradient rules of conv2d and the pooling ops: every adjoint is built from
+// relax ops (convolutions, pads, strided slices, reshapes, masks), so it can be
+// differentiated again. One function per case.
+// RUN: relax-opt %s --gradient="func=conv2d,max_pool2d,avg_pool2d" | FileCheck %s
+
+// dx is a convolution of g dilated by the strides (reshape, pad, reshape,
+// crop), padded to x's size, with the kernels flipped (negative-stride
+// slices) and regrouped; dw is a convolution of the padded x (batch and
+// channels exchanged) with g as weights, strides and dilation exchanged.
+// CHECK-LABEL: func.func @conv2d_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<1x2x5x5xf32>, %[[W:.+]]: tensor<4x1x3x3xf32>)
+// CHECK:         [[G:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1x1x1xf32> -> tensor<1x4x3x3xf32>
+// CHECK:         relax.reshape [[G]] : tensor<1x4x3x3xf32> -> tensor<1x4x3x1x3xf32>
+// CHECK-NEXT:    relax.pad %{{.+}} {pad_width = array<i64: 0, 0, 0, 0, 0, 0, 0, 1, 0, 0>} : tensor<1x4x3x1x3xf32> -> tensor<1x4x3x2x3xf32>
+// CHECK:         [[GP:%.+]] = relax.pad %{{.+}} {pad_width = array<i64: 0, 0, 0, 0, 0, 0, 1, 1>} : tensor<1x4x7x5xf32> -> tensor<1x4x7x7xf32>
+// CHECK:         relax.reshape %[[W]] : tensor<4x1x3x3xf32> -> tensor<2x2x1x3x3xf32>
+// CHECK:         relax.strided_slice %{{.+}} {axes = array<i64: 2>, begin = array<i64: 2>, end = array<i64: -4>, strides = array<i64: -1>}
+// CHECK:         [[WF:%.+]] = relax.strided_slice %{{.+}} {axes = array<i64: 3>, begin = array<i64: 2>, end = array<i64: -4>, strides = array<i64: -1>}
+// CHECK:         [[DX:%.+]] = relax.conv2d [[GP]], [[WF]] {groups = 2 : i64} : tensor<1x4x7x7xf32>, tensor<2x2x3x3xf32> -> tensor<1x2x5x5xf32>
+// CHECK:         relax.pad %[[X]] {pad_width = array<i64: 0, 0, 0, 0, 1, 1, 0, 0>}
+// CHECK:         [[DWT:%.+]] = relax.conv2d %{{.+}}, %{{.+}} {dilation = array<i64: 2, 2>, groups = 2 : i64} : tensor<1x2x7x7xf32>, tensor<4x1x3x3xf32> -> tensor<1x4x3x3xf32>
+// CHECK-NEXT:    [[DW:%.+]] = relax.permute_dims [[DWT]] {axes = array<i64: 1, 0, 2, 3>} : tensor<1x4x3x3xf32> -> tensor<4x1x3x3xf32>
+// CHECK:         relax.tuple([[DX]], [[DW]] : tensor<1x2x5x5xf32>, tensor<4x1x3x3xf32>)
+func.func @conv2d(%x: tensor<1x2x5x5xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, groups = 2 : i64} : tensor<1x2x5x5xf32>, tensor<4x1x3x3xf32> -> tensor<1x4x3x3xf32>
+    %s = relax.sum %y : tensor<1x4x3x3xf32> -> tensor<f32>
+    relax.output %s : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// For each window offset in row-major order: the strided slice of x at that
+// offset is compared with the result, offsets already matched are masked out
+// (1 - claimed), and the slice's own adjoint scatters g * mask back.
+// CHECK-LABEL: func.func @max_pool2d_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<1x1x4x4xf32>)
+// CHECK:         [[Y:%.+]] = relax.max_pool2d %[[X]]
+// CHECK:         [[S0:%.+]] = relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 0, 0>, end = array<i64: 3, 3>, strides = array<i64: 2, 2>}
+// CHECK-NEXT:    [[E0:%.+]] = relax.equal [[S0]], [[Y]]
+// CHECK-NEXT:    [[M0:%.+]] = relax.astype [[E0]] : tensor<1x1x2x2xi1> -> tensor<1x1x2x2xf32>
+// CHECK:         relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 0, 1>, end = array<i64: 3, 4>, strides = array<i64: 2, 2>}
+// CHECK:         relax.subtract %{{.+}}, [[M0]] : tensor<f32>, tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
+// CHECK:         relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 0>, end = array<i64: 4, 3>, strides = array<i64: 2, 2>}
+// CHECK:         relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 1>, end = array<i64: 4, 4>, strides = array<i64: 2, 2>}
+// CHECK-NOT:     relax.max_pool2d
+// CHECK:         relax.tuple(%{{.+}} : tensor<1x1x4x4xf32>)
+func.func @max_pool2d(%x: tensor<1x1x4x4xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.max_pool2d %x {pool_size = array<i64: 2, 2>} : tensor<1x1x4x4xf32> -> tensor<1x1x2x2xf32>
+    %s = relax.sum %y : tensor<1x1x2x2xf32> -> tensor<f32>
+    relax.output %s : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// The average is a depthwise convolution with a ones kernel: g is divided by
+// each output's divisor (a constant) and transposed-convolved.
+// CHECK-LABEL: func.func @avg_pool2d_adjoint(
+// CHECK:         [[DIV:%.+]] = arith.constant dense<4.000000e+00> : tensor<2x2xf32>
+// CHECK:         [[ONES:%.+]] = relax.ones : tensor<2x1x2x2xf32>
+// CHECK:         relax.divide %{{.+}}, [[DIV]] : tensor<1x2x2x2xf32>, tensor<2x2xf32> -> tensor<1x2x2x2xf32>
+// CHECK:         relax.reshape [[ONES]] : tensor<2x1x2x2xf32> -> tensor<2x1x1x2x2xf32>
+// CHECK:         [[DX:%.+]] = relax.conv2d %{{.+}}, %{{.+}} {groups = 2 : i64} : tensor<1x2x5x5xf32>, tensor<2x1x2x2xf32> -> tensor<1x2x4x4xf32>
+// CHECK:         relax.tuple([[DX]] : tensor<1x2x4x4xf32>)
+func.func @avg_pool2d(%x: tensor<1x2x4x4xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.avg_pool2d %x {pool_size = array<i64: 2, 2>} : tensor<1x2x4x4xf32> -> tensor<1x2x2x2xf32>
+    %s = relax.sum %y : tensor<1x2x2x2xf32> -> tensor<f32>
+    relax.output %s : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
