@@ -5,22 +5,37 @@ form that relax_testing.py writes, one `relax.dataflow` block, constants and
 tuple glue sometimes outside it) together with input values. It covers every op
 of the dialect (the table `OPS`), ranks 0-5, size-1 and 0-size dims, numpy
 broadcasting, negative reduction/permutation axes, keepdims, reductions over no
-axis, integer tensors (i32/i64, reaching float results through greater ->
-where), tuples built and read back, tuple-typed parameters and results (the
-target picked by `target_index`), `arith.constant dense<...>` constants and
-checkpoint segments. The target is a 0-d float: sums/means of the values the
-program computed, added up.
+axis, integer tensors (i32/i64, reaching float results through a comparison ->
+where, or astype), tuples built and read back, tuple-typed parameters and
+results (the target picked by `target_index`), `arith.constant dense<...>`
+constants, checkpoint segments and astype conversions between all element
+types; split results read back with tuple_get_item, integer operands (take
+indices, nll_loss targets: parameters or constants holding negative,
+out-of-range, repeated or ignored indices) and numpy slices with negative
+strides and out-of-range bounds. The target is a 0-d float: sums/means of the
+values the program computed, added up.
+
+Each program has one float type (f64, f32 or f16). f32 and f16 programs (checked
+forward only) also hold values of the other float types, made by astype from
+their own and computed on like any other; they reach the target through astype
+back. f64 programs (whose gradients are checked against float64 finite
+differences, which a float rounded to f32 on the way would spoil) convert only
+values that no parameter reaches to other float types.
 
 The generator evaluates every binding as it creates it (with the same numpy
 float64 references the interpreter uses), so domain needs and magnitudes are
 decided on actual values: an operand that must be positive (log) or away from
 zero (a float denominator) is wrapped, e.g. `exp(tanh(v))`; an `exp` operand that
-may be big is wrapped in `tanh`; a candidate op whose result is not finite, too
-big or too large a tensor is dropped and another op tried.
+may be big is wrapped in `tanh` (as is a `prod` operand whose product would be);
+layer_norm gets a large epsilon when a normalized group's variance is small; a
+candidate op whose result is not finite, too big or too large a tensor is
+dropped and another op tried.
 
 `evaluate(program, args)` is the float64 interpreter. It records, for each
-non-smooth op (relu, greater), the signed distance of its operands to the kink,
-so that the checker can tell when a finite difference straddles a kink.
+non-smooth op (relu, abs, clip, maximum, comparisons, float -> integer astype,
+ties of max/min reductions, ...), which side of its kinks its operands are on
+and their distance to the nearest one, so that the checker can tell when a
+finite difference straddles a kink.
 
 `check(program)` differentiates and compiles the program with relax_mlir, calls
 `<func>_adjoint` (and `<func>`), and compares the forward value with the
@@ -29,8 +44,8 @@ differences. `WorkerPool` runs checks in worker subprocesses so that a native
 crash is reported with its seed; `python program_gen.py --worker` is a worker.
 
 Adding an op: one `OpSpec` line in `OPS` (name, kind, numpy float64 reference,
-element types, domain needs, kink distance), plus a sampler function when its
-shapes or attributes are special (see `_sample_matmul` and friends).
+element types, domain needs, kinks), plus a sampler function when its shapes or
+attributes are special (see `_sample_matmul` and friends).
 """
 
 from __future__ import annotations
@@ -208,6 +223,245 @@ def _identity(x: Any) -> Any:
     return x
 
 
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """The exact (erf) form."""
+    return 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))
+
+
+def _silu(x: np.ndarray) -> np.ndarray:
+    return x * _sigmoid(x)
+
+
+def _softplus(x: np.ndarray) -> np.ndarray:
+    return np.logaddexp(0.0, x)
+
+
+def _rsqrt(x: np.ndarray) -> np.ndarray:
+    return 1.0 / np.sqrt(x)
+
+
+def _leaky_relu(x: np.ndarray, alpha: float = 0.01) -> np.ndarray:
+    return np.where(x > 0, x, alpha * x)
+
+
+def _clip(x: np.ndarray, min: float, max: float) -> np.ndarray:  # noqa: A002 (attribute names)
+    """Integer tensors: the bounds rounded inward (ceil(min), floor(max))."""
+    if np.issubdtype(x.dtype, np.integer):
+        return np.clip(x, math.ceil(min), math.floor(max))
+    return np.minimum(np.maximum(x, min), max)
+
+
+def _clip_corners(x: np.ndarray, min: float, max: float) -> np.ndarray:  # noqa: A002
+    return np.stack([x - min, x - max])
+
+
+INT_RANGE = {"i32": (-2 ** 31, 2 ** 31 - 1), "i64": (-2 ** 63, 2 ** 63 - 1)}
+
+
+def _astype(x: np.ndarray, dtype: str) -> np.ndarray:
+    """numpy astype to `dtype` (interpreter form): floats round (by `storage`),
+    float -> integer truncates toward zero and saturates, -> i1 is x != 0, i1 ->
+    number is 0/1."""
+    if dtype == "i1":
+        return x != 0
+    if dtype in FLOATS:
+        return x.astype(np.float64)
+    lo, hi = INT_RANGE[dtype]
+    if x.dtype == np.float64:
+        return np.clip(np.trunc(x), float(lo), float(hi)).astype(np.int64)
+    if x.dtype == np.bool_:
+        return x.astype(np.int64)
+    return x.astype(NUMPY_DTYPE[dtype]).astype(np.int64)  # wraps (never generated)
+
+
+def _astype_jump(x: np.ndarray, dtype: str) -> Any:
+    """Where a float -> integer/i1 conversion jumps: integers other than 0
+    (truncation), 0 (!= 0). Float -> float conversions are smooth."""
+    if dtype in FLOATS:
+        return np.zeros(0)
+    if dtype == "i1":
+        return np.sign(x), np.abs(x)
+    ax = np.abs(x)
+    return np.trunc(x), np.where(ax < 1.0, 1.0 - ax, np.abs(x - np.round(x)))
+
+
+def _full(value: np.ndarray, shape: Sequence[int]) -> np.ndarray:
+    return np.broadcast_to(value, tuple(shape)).copy()
+
+
+def _full_like(x: np.ndarray, value: np.ndarray) -> np.ndarray:
+    return np.broadcast_to(value, x.shape).astype(x.dtype)
+
+
+def _compare_jump(fn: Callable[..., np.ndarray]) -> Callable[..., Any]:
+    """A comparison's kink record: its value (the side of the jump) and |a - b|."""
+    def jump(a: np.ndarray, b: np.ndarray) -> Any:
+        return fn(a, b), np.abs(np.subtract(a, b))
+    return jump
+
+
+def _reduced_axes(x: np.ndarray, axis: Optional[Sequence[int]]) -> list[int]:
+    """The axes a reduction's `axis` attribute names, non-negative and sorted."""
+    return list(range(x.ndim)) if axis is None else sorted(a % x.ndim for a in axis)
+
+
+def _extremum_corner(top: bool) -> Callable[..., Any]:
+    """The kink record of max (top) / min: which element of each reduced group is
+    the extremum (numpy's first one on a tie), and its gap to the runner-up
+    (a tie is a corner: the gradient moves to another element there)."""
+    def corner(x: np.ndarray, axis: Optional[Sequence[int]] = None,
+               keepdims: bool = False) -> Any:
+        red = _reduced_axes(x, axis)
+        kept = [d for d in range(x.ndim) if d not in red]
+        k = int(np.prod([x.shape[d] for d in red], dtype=np.int64))
+        y = np.transpose(x, kept + red).reshape(tuple(x.shape[d] for d in kept) + (k,))
+        side = np.argmax(y, axis=-1) if top else np.argmin(y, axis=-1)
+        if k < 2:
+            return side, np.full(side.shape, np.inf)
+        s = np.sort(y, axis=-1)
+        return side, (s[..., -1] - s[..., -2]) if top else (s[..., 1] - s[..., 0])
+    return corner
+
+
+def _cumsum(x: np.ndarray, axis: int) -> np.ndarray:
+    return np.cumsum(x, axis=axis)
+
+
+def _softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    if x.size == 0:
+        return x.copy()
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def _log_softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    if x.size == 0:
+        return x.copy()
+    s = x - np.max(x, axis=axis, keepdims=True)
+    return s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
+
+
+def _axis_terms(x: np.ndarray, *_: Any, axis: int = -1, **__: Any) -> float:
+    """Terms per result element of an op summing along `axis` (cumsum, softmax)."""
+    return float(x.shape[axis]) if x.ndim else 1.0
+
+
+def _cross_entropy_with_logits(pred: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    n = pred.shape[0] if pred.ndim >= 2 else 1
+    return np.asarray(-np.sum(pred * labels) / n)
+
+
+def _nll_valid(pred: np.ndarray, targets: np.ndarray, ignore_index: int) -> np.ndarray:
+    """The targets that count: not ignore_index and within [0, C)."""
+    classes = pred.shape[0 if pred.ndim == 1 else 1]
+    return (targets != ignore_index) & (targets >= 0) & (targets < classes)
+
+
+def _nll_loss(pred: np.ndarray, targets: np.ndarray, weights: Optional[np.ndarray] = None,
+              reduction: str = "mean", ignore_index: int = -100) -> np.ndarray:
+    """PyTorch's nll_loss: pred (C), (N, C) or (N, C, d1..dk), targets pred's shape
+    without the class axis; a target equal to ignore_index or outside [0, C) gives
+    0 and no weight; "mean" divides by the summed weights of the counted targets."""
+    axis = 0 if pred.ndim == 1 else 1
+    classes = pred.shape[axis]
+    valid = _nll_valid(pred, targets, ignore_index)
+    safe = np.where(valid, targets, 0)
+    if classes == 0:
+        picked = np.zeros(targets.shape)
+        w = np.zeros(targets.shape)
+    else:
+        picked = np.take_along_axis(pred, np.expand_dims(safe, axis), axis=axis).squeeze(axis)
+        w = np.ones(targets.shape) if weights is None else weights[safe]
+    w = np.where(valid, w, 0.0)
+    loss = np.where(valid, -w * picked, 0.0)
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return np.asarray(loss.sum())
+    return np.asarray(loss.sum() / w.sum())
+
+
+def _layer_norm_axes(x: np.ndarray, axes: Sequence[int]) -> tuple[int, ...]:
+    return tuple(sorted(a % x.ndim for a in axes))
+
+
+def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, axes: Sequence[int],
+                epsilon: float = 1e-5) -> np.ndarray:
+    ax = _layer_norm_axes(x, axes)
+    if x.size == 0:
+        return x.copy()
+    mean = x.mean(axis=ax, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=ax, keepdims=True)
+    shape = [x.shape[i] if i in ax else 1 for i in range(x.ndim)]
+    return (x - mean) / np.sqrt(var + epsilon) * gamma.reshape(shape) + beta.reshape(shape)
+
+
+def _layer_norm_terms(x: np.ndarray, *_: Any, axes: Sequence[int] = (), **__: Any) -> float:
+    return float(np.prod([x.shape[a] for a in _layer_norm_axes(x, axes)]))
+
+
+def _expand_dims(x: np.ndarray, axis: Sequence[int]) -> np.ndarray:
+    return np.expand_dims(x, tuple(axis))
+
+
+def _squeeze(x: np.ndarray, axis: Optional[Sequence[int]] = None) -> np.ndarray:
+    return np.squeeze(x, None if axis is None else tuple(axis))
+
+
+def _concat(*xs: np.ndarray, axis: int) -> np.ndarray:
+    return np.concatenate(xs, axis=axis)
+
+
+def _split(x: np.ndarray, indices_or_sections: Union[int, Sequence[int]],
+           axis: int = 0) -> tuple[np.ndarray, ...]:
+    """np.split: n equal sections, or the parts between split points (negative
+    ones count from the end; sorted so counted; points beyond the axis give empty
+    parts)."""
+    ios = indices_or_sections
+    return tuple(np.split(x, ios if isinstance(ios, int) else list(ios), axis=axis))
+
+
+def _take(x: np.ndarray, indices: np.ndarray, axis: Optional[int] = None) -> np.ndarray:
+    """np.take; negative indices count from the end, the rest is clamped into [0, n)."""
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    n = x.shape[axis]
+    i = np.where(indices < 0, indices + n, indices)
+    return np.take(x, np.clip(i, 0, max(n - 1, 0)), axis=axis)
+
+
+def _strided_slice(x: np.ndarray, axes: Sequence[int], begin: Sequence[int],
+                   end: Sequence[int], strides: Optional[Sequence[int]] = None) -> np.ndarray:
+    index = [slice(None)] * x.ndim
+    for k, a in enumerate(axes):
+        index[a] = slice(begin[k], end[k], strides[k] if strides is not None else 1)
+    return x[tuple(index)].copy()
+
+
+def _tile(x: np.ndarray, repeats: Sequence[int]) -> np.ndarray:
+    return np.tile(x, tuple(repeats))
+
+
+def _pad(x: np.ndarray, pad_width: Sequence[int], pad_value: float = 0.0) -> np.ndarray:
+    """New elements are pad_value in the element type (i1: pad_value != 0)."""
+    if x.ndim == 0:
+        return x.copy()
+    pairs = [(pad_width[2 * i], pad_width[2 * i + 1]) for i in range(x.ndim)]
+    value: Any = pad_value != 0 if x.dtype == np.bool_ else pad_value
+    return np.pad(x, pairs, mode="constant", constant_values=value)
+
+
+def _triu(x: np.ndarray, k: int = 0) -> np.ndarray:
+    return np.triu(x, k)
+
+
+def _tril(x: np.ndarray, k: int = 0) -> np.ndarray:
+    return np.tril(x, k)
+
+
 # ============================================================================
 # The op table
 # ============================================================================
@@ -221,6 +475,7 @@ REDUCE = "reduce"      # (x) {axis, keepdims}
 SHAPED = "shaped"      # (x) -> the shape the sampler chose, passed to the reference as shape=
 CREATE = "create"      # () -> the type the sampler chose, passed to the reference as shape=
 CUSTOM = "custom"      # a sampler chooses everything; result type from the reference's value
+CAST = "cast"          # (x) -> the element type the sampler chose (the reference gets dtype=)
 TUPLE = "tuple"        # tuple construction and access
 MARKER = "marker"      # checkpoint markers (identities)
 
@@ -230,6 +485,7 @@ EXACT_KINDS = frozenset({SHAPED, CREATE, TUPLE, MARKER, SELECT})
 # Domain needs of an operand (see `NEEDS` for the predicate and the wrapper).
 POSITIVE = "positive"        # float operand >= 0.1 (log)
 BOUNDED = "bounded"          # float operand within [-3, 3] (exp)
+SMALL = "small"              # float operand within [-1.2, 1.2] (tan)
 DENOMINATOR = "denominator"  # float |x| >= 0.25; integer: nonzero unless x / 0 is allowed
 
 Sampler = Callable[["_Generator", "OpSpec"], Optional["Call"]]
@@ -241,12 +497,19 @@ class OpSpec:
 
     name: the op is `relax.<name>`. kind: one of the kinds above. ref: numpy float64
     reference, called as ref(*operand_values, **attributes) (plus shape= for SHAPED
-    and CREATE). dtypes: element types its (data) operands may have. needs: a domain
-    need per operand (None: any value). corner / jump: signed distance of the
-    operands to a kink where the op is continuous but not differentiable (corner) or
-    where its value jumps (jump); zero is the kink. exact: the op rounds nothing
-    (default from the kind). weight: how often the generator picks it. sample: a
-    sampler for special shapes/attributes (default: by kind).
+    and CREATE, dtype= for CAST). dtypes: element types its (data) operands may
+    have. needs: a domain need per operand (None: any value). corner / jump: called
+    like ref on float operands, the kinks where the op is continuous but not
+    differentiable (corner) or where its value jumps (jump): either the signed
+    distance d of the operands to a kink (zero is the kink; d > 0 is the side), or
+    a pair (side, distance) of arrays when one sign bit cannot tell the sides
+    apart (equal, truncation). exact: the op rounds nothing (default from the
+    kind). weight: how often the generator picks it. sample: a sampler for special
+    shapes/attributes (default: by kind). grad_from: the operands whose values the
+    result depends on differentiably (default all; zeros_like reads only a type).
+    terms: called like ref, the number of terms summed into each result element,
+    for the forward tolerance (default: operand elements per result element, right
+    for reductions; cumsum and softmax sum along an axis of a same-size result).
     """
 
     name: str
@@ -259,6 +522,8 @@ class OpSpec:
     exact: Optional[bool] = None
     weight: float = 1.0
     sample: Optional[Sampler] = None
+    grad_from: Optional[tuple[int, ...]] = None
+    terms: Optional[Callable[..., float]] = None
 
     @property
     def is_exact(self) -> bool:
@@ -272,9 +537,11 @@ class Call:
 
     operands: list["Val"]
     attrs: dict[str, Any] = field(default_factory=dict)
-    result_type: Optional[TensorType] = None
+    result_type: Optional[Type] = None
     place: str = "inside"
     focus: float = 0.3   # chance that the next op reads the result (chains ops)
+    # Called with the bound result (e.g. reads a split's fields back).
+    then: Optional[Callable[["_Generator", "Val"], None]] = None
 
 
 # The samplers the table refers to are defined below (section "Samplers"); the
@@ -291,7 +558,8 @@ def _build_table() -> dict[str, OpSpec]:
         OpSpec("subtract", BINARY, np.subtract, NUMERIC),
         OpSpec("multiply", BINARY, np.multiply, NUMERIC, weight=1.5),
         OpSpec("divide", BINARY, _divide, NUMERIC, needs=(None, DENOMINATOR)),
-        OpSpec("greater", COMPARE, np.greater, NUMERIC, jump=np.subtract),
+        OpSpec("greater", COMPARE, np.greater, NUMERIC, jump=_compare_jump(np.greater),
+               weight=0.6),
         OpSpec("where", SELECT, np.where, ANY),
         OpSpec("sum", REDUCE, _reduction(np.sum), NUMERIC),
         OpSpec("mean", REDUCE, _reduction(np.mean), FLOAT),
@@ -311,12 +579,86 @@ def _build_table() -> dict[str, OpSpec]:
                sample=_sample_start_checkpoint),
         OpSpec("end_checkpoint", MARKER, _identity, ANY, weight=1.5,
                sample=_sample_end_checkpoint),
+        # Elementwise unary.
+        OpSpec("sqrt", UNARY, np.sqrt, FLOAT, needs=(POSITIVE,), weight=0.5),
+        OpSpec("rsqrt", UNARY, _rsqrt, FLOAT, needs=(POSITIVE,), weight=0.5),
+        OpSpec("sin", UNARY, np.sin, FLOAT, weight=0.5),
+        OpSpec("cos", UNARY, np.cos, FLOAT, weight=0.5),
+        OpSpec("tan", UNARY, np.tan, FLOAT, needs=(SMALL,), weight=0.5),
+        OpSpec("erf", UNARY, _erf, FLOAT, weight=0.5),
+        OpSpec("silu", UNARY, _silu, FLOAT, weight=0.5),
+        OpSpec("gelu", UNARY, _gelu, FLOAT, weight=0.5),
+        OpSpec("softplus", UNARY, _softplus, FLOAT, weight=0.5),
+        OpSpec("leaky_relu", UNARY, _leaky_relu, FLOAT, corner=lambda x, alpha=0.01: x,
+               weight=0.6, sample=_sample_leaky_relu),
+        OpSpec("abs", UNARY, np.abs, NUMERIC, corner=lambda x: x, exact=True, weight=0.6),
+        OpSpec("square", UNARY, np.square, NUMERIC, weight=0.6),
+        OpSpec("clip", UNARY, _clip, NUMERIC, corner=_clip_corners, exact=True, weight=0.8,
+               sample=_sample_clip),
+        OpSpec("astype", CAST, _astype, ANY, jump=_astype_jump, exact=False, weight=2.0,
+               sample=_sample_astype),
+        # Elementwise binary.
+        OpSpec("power", BINARY, np.power, FLOAT, needs=(POSITIVE, BOUNDED), weight=0.7),
+        OpSpec("maximum", BINARY, np.maximum, NUMERIC, corner=np.subtract, exact=True,
+               weight=0.7),
+        OpSpec("minimum", BINARY, np.minimum, NUMERIC, corner=np.subtract, exact=True,
+               weight=0.7),
+        OpSpec("equal", COMPARE, np.equal, NUMERIC, jump=_compare_jump(np.equal), weight=0.4),
+        OpSpec("not_equal", COMPARE, np.not_equal, NUMERIC, jump=_compare_jump(np.not_equal),
+               weight=0.4),
+        OpSpec("greater_equal", COMPARE, np.greater_equal, NUMERIC,
+               jump=_compare_jump(np.greater_equal), weight=0.4),
+        OpSpec("less", COMPARE, np.less, NUMERIC, jump=_compare_jump(np.less), weight=0.4),
+        OpSpec("less_equal", COMPARE, np.less_equal, NUMERIC, jump=_compare_jump(np.less_equal),
+               weight=0.4),
+        # Creation from a 0-d value or another tensor's type.
+        OpSpec("full", CREATE, _full, ANY, weight=0.3, sample=_sample_full),
+        OpSpec("zeros_like", UNARY, np.zeros_like, ANY, exact=True, weight=0.3, grad_from=()),
+        OpSpec("ones_like", UNARY, np.ones_like, ANY, exact=True, weight=0.3, grad_from=()),
+        OpSpec("full_like", CUSTOM, _full_like, ANY, exact=True, weight=0.3, grad_from=(1,),
+               sample=_sample_full_like),
+        # Reductions (variance: population; max/min: no size-0 reduced axis, ties are corners).
+        OpSpec("variance", REDUCE, _reduction(np.var), FLOAT, weight=0.6),
+        OpSpec("max", REDUCE, _reduction(np.max), NUMERIC, corner=_extremum_corner(True),
+               exact=True, weight=0.6, sample=_sample_extremum),
+        OpSpec("min", REDUCE, _reduction(np.min), NUMERIC, corner=_extremum_corner(False),
+               exact=True, weight=0.6, sample=_sample_extremum),
+        OpSpec("prod", REDUCE, _reduction(np.prod), NUMERIC, weight=0.6, sample=_sample_prod),
+        OpSpec("cumsum", CUSTOM, _cumsum, NUMERIC, weight=0.6, sample=_sample_cumsum,
+               terms=_axis_terms),
+        # Neural network.
+        OpSpec("softmax", CUSTOM, _softmax, FLOAT, weight=0.5, sample=_sample_softmax,
+               terms=_axis_terms),
+        OpSpec("log_softmax", CUSTOM, _log_softmax, FLOAT, weight=0.5, sample=_sample_softmax,
+               terms=_axis_terms),
+        OpSpec("cross_entropy_with_logits", CUSTOM, _cross_entropy_with_logits, FLOAT,
+               weight=0.4, sample=_sample_cross_entropy),
+        OpSpec("nll_loss", CUSTOM, _nll_loss, FLOAT, weight=0.6, sample=_sample_nll_loss,
+               grad_from=(0, 2)),
+        OpSpec("layer_norm", CUSTOM, _layer_norm, FLOAT, weight=0.5, sample=_sample_layer_norm,
+               terms=_layer_norm_terms),
+        # Shape manipulation (exact: they move or fill values).
+        OpSpec("expand_dims", CUSTOM, _expand_dims, ANY, exact=True, weight=0.4,
+               sample=_sample_expand_dims),
+        OpSpec("squeeze", CUSTOM, _squeeze, ANY, exact=True, weight=0.4, sample=_sample_squeeze),
+        OpSpec("flatten", CUSTOM, np.ravel, ANY, exact=True, weight=0.3, sample=_sample_any),
+        OpSpec("concat", CUSTOM, _concat, ANY, exact=True, weight=0.5, sample=_sample_concat),
+        OpSpec("split", CUSTOM, _split, ANY, exact=True, weight=0.5, sample=_sample_split),
+        OpSpec("take", CUSTOM, _take, ANY, exact=True, weight=0.6, sample=_sample_take),
+        OpSpec("strided_slice", CUSTOM, _strided_slice, ANY, exact=True, weight=0.6,
+               sample=_sample_strided_slice),
+        OpSpec("tile", CUSTOM, _tile, ANY, exact=True, weight=0.4, sample=_sample_tile),
+        OpSpec("pad", CUSTOM, _pad, ANY, exact=True, weight=0.4, sample=_sample_pad),
+        OpSpec("triu", CUSTOM, _triu, ANY, exact=True, weight=0.3, sample=_sample_triangle),
+        OpSpec("tril", CUSTOM, _tril, ANY, exact=True, weight=0.3, sample=_sample_triangle),
     ]
     return {s.name: s for s in specs}
 
 
 # Relax ops that are structure, not bindings: the generator writes them itself.
 STRUCTURAL = frozenset({"dataflow", "output"})
+
+COMPARISONS = ("greater", "greater_equal", "less", "less_equal", "equal", "not_equal")
 
 
 # ============================================================================
@@ -431,6 +773,10 @@ def attr_text(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return f"{value} : i64"
+    if isinstance(value, float):
+        return f"{_scalar_text(value, 'f64')} : f64"
+    if isinstance(value, str):
+        return f'"{value}"'
     if isinstance(value, (list, tuple)):
         return "array<i64" + (": " + ", ".join(str(int(v)) for v in value) if value else "") + ">"
     raise TypeError(f"no attribute text for {value!r}")
@@ -481,7 +827,7 @@ class Kink:
     binding: int
     jump: bool          # the value jumps there (greater); else only the derivative (relu)
     active: bool        # the operands depend on a float parameter
-    pattern: bytes
+    pattern: bytes      # which side of its kinks each element is on
     distance: float
 
 
@@ -501,14 +847,13 @@ def apply_op(spec: OpSpec, values: Sequence[Any], attrs: dict[str, Any], rtype: 
     type, and its float operands by `ulps` times eps of the accumulator times
     the operand elements per result element (products inside a matmul, terms of
     a reduction: see `forward_tolerance`)."""
-    kwargs = dict(attrs)
-    if spec.kind in (SHAPED, CREATE):
-        kwargs["shape"] = rtype.shape
+    kwargs = ref_kwargs(spec, attrs, rtype)
     rel = ulps * EPS[rtype.dtype] if is_float(rtype) else 0.0
     if jitter is not None and rel and not spec.is_exact:
         out_n = max(1, rtype.numel)
         acc = ulps * EPS[ACCUMULATOR[rtype.dtype]]
-        values = [_perturb(v, jitter, acc * max(1.0, v.size / out_n))
+        terms = spec.terms(*values, **kwargs) if spec.terms is not None else None
+        values = [_perturb(v, jitter, acc * max(1.0, v.size / out_n if terms is None else terms))
                   if isinstance(v, np.ndarray) and v.dtype == np.float64 else v
                   for v in values]
     with np.errstate(all="ignore"):
@@ -517,6 +862,16 @@ def apply_op(spec: OpSpec, values: Sequence[Any], attrs: dict[str, Any], rtype: 
     if jitter is not None and rel and not spec.is_exact:
         value = round_to(_perturb(value, jitter, rel), rtype.dtype)
     return value
+
+
+def ref_kwargs(spec: OpSpec, attrs: dict[str, Any], rtype: Type) -> dict[str, Any]:
+    """The keyword arguments of spec's reference (and kink functions)."""
+    kwargs = dict(attrs)
+    if spec.kind in (SHAPED, CREATE):
+        kwargs["shape"] = rtype.shape
+    elif spec.kind == CAST:
+        kwargs["dtype"] = rtype.dtype
+    return kwargs
 
 
 def _perturb(a: np.ndarray, gen: np.random.Generator, rel: float) -> np.ndarray:
@@ -547,9 +902,14 @@ def evaluate(program: Program, args: Optional[Sequence[Any]] = None,
         values = [env[o] for o in b.operands]
         for fn, jump in ((spec.corner, False), (spec.jump, True)):
             if fn is not None and all(v.dtype == np.float64 for v in values):
-                d = np.asarray(fn(*values))
-                kinks.append(Kink(i, jump, b.active, (d > 0).tobytes(),
-                                  float(np.min(np.abs(d))) if d.size else math.inf))
+                with np.errstate(all="ignore"):
+                    d = fn(*values, **ref_kwargs(spec, b.attrs, b.type))
+                if isinstance(d, tuple):
+                    side, dist = np.asarray(d[0]), np.abs(np.asarray(d[1]))
+                else:
+                    side, dist = np.asarray(d) > 0, np.abs(np.asarray(d))
+                kinks.append(Kink(i, jump, b.active, np.ascontiguousarray(side).tobytes(),
+                                  float(np.min(dist)) if dist.size else math.inf))
         value = apply_op(spec, values, b.attrs, b.type, jitter, ulps)
         env[b.result] = value
         if is_float(b.type) and value.size:
@@ -623,6 +983,7 @@ class _Generator:
         self.focus: Optional[Val] = None
         self.open_segments = 0
         self.max_numel = config.max_numel_f16 if self.dtype == "f16" else config.max_numel
+        self.other_floats: list[str] = []  # float types besides self.dtype the pool holds
 
     # -- random helpers ---------------------------------------------------------
 
@@ -695,14 +1056,24 @@ class _Generator:
         return self.fresh(fresh) if fresh is not None else None
 
     def pick_dtype(self, spec: OpSpec) -> str:
-        """An element type `spec` accepts in this program (mostly the float type)."""
-        allowed = [d for d in [self.dtype] + self.int_dtypes + ["i1"] if d in spec.dtypes]
-        weights = [6.0 if d in FLOATS else (1.5 if d in INTS else 0.5) for d in allowed]
+        """An element type `spec` accepts in this program (mostly the float type;
+        other float types once astype made values of them)."""
+        allowed = [d for d in [self.dtype] + self.int_dtypes + ["i1"] + self.other_floats
+                   if d in spec.dtypes]
+        weights = [6.0 if d == self.dtype else 1.0 if d in FLOATS else 1.5 if d in INTS else 0.5
+                   for d in allowed]
         return str(self.choice(allowed, weights))
+
+    def may_convert(self, v: Val, dtype: str) -> bool:
+        """Whether astype(v) -> `dtype` is allowed: f64 programs convert only values
+        no parameter reaches to other float types (see the module docstring)."""
+        return not (self.dtype == "f64" and dtype in FLOATS and dtype != "f64" and v.active)
 
     def fresh(self, t: TensorType) -> Val:
         """A new value of type `t`: a parameter, a constant, or zeros/ones."""
         small = t.numel <= self.cfg.max_param_numel and len(self.params) < self.cfg.max_params
+        if self.dtype == "f64" and t.dtype in FLOATS and t.dtype != "f64":
+            small = False  # no f32/f16 parameters in f64 programs: nothing to reach them
         kind = self.choice(["param", "constant", "create"],
                            [3.0 if small else 0.0, 2.0, 0.6 if t.dtype in FLOATS else 1.0])
         if kind == "param":
@@ -714,10 +1085,10 @@ class _Generator:
         assert v is not None
         return v
 
-    def add_param(self, t: Type) -> Val:
+    def add_param(self, t: Type, value: Any = None) -> Val:
         name = f"p{len(self.params)}"
         self.params.append(Param(name, t, named=not self.chance(0.05)))
-        value = self.random_value(t)
+        value = self.random_value(t) if value is None else storage(value, t)
         self.args.append(value)
         v = Val(name, t, value, carries_gradient(t), "param", len(self.pool))
         self.pool.append(v)
@@ -728,13 +1099,19 @@ class _Generator:
             return tuple(self.random_value(f) for f in t.fields)
         return self.value_of(t)
 
-    def add_constant(self, t: TensorType) -> Val:
-        value = self.value_of(t)
-        if t.dtype in FLOATS:
-            # Short decimals read well in the text; some splats.
-            value = round_to(np.round(value, 3) if self.chance(0.7) else value, t.dtype)
-            if t.numel > 1 and self.chance(0.2):
-                value = np.full(t.shape, value.reshape(-1)[0])
+    def fresh_with(self, t: TensorType, value: np.ndarray) -> Val:
+        """A new parameter or constant of type `t` holding `value` (chosen data:
+        class indices, gather indices)."""
+        if t.numel <= self.cfg.max_param_numel and len(self.params) < self.cfg.max_params \
+                and self.chance(0.5):
+            return self.add_param(t, value)
+        return self.add_constant(t, value)
+
+    def add_constant(self, t: TensorType, value: Optional[np.ndarray] = None) -> Val:
+        if value is not None:
+            value = storage(value, t)
+        else:
+            value = self.random_constant(t)
         name = self.new_name("c")
         place = "before" if self.chance(0.4) else "inside"
         self.bindings.append(Binding(name, "constant", [], {}, t, place, const=value))
@@ -744,6 +1121,15 @@ class _Generator:
         v = Val(name, t, value, False, place, len(self.pool))
         self.pool.append(v)
         return v
+
+    def random_constant(self, t: TensorType) -> np.ndarray:
+        value = self.value_of(t)
+        if t.dtype in FLOATS:
+            # Short decimals read well in the text; some splats.
+            value = round_to(np.round(value, 3) if self.chance(0.7) else value, t.dtype)
+            if t.numel > 1 and self.chance(0.2):
+                value = np.full(t.shape, value.reshape(-1)[0])
+        return value
 
     def note(self, t: Type) -> None:
         """Records type features (ranks, size-1 / 0-size dims, element types)."""
@@ -784,7 +1170,8 @@ class _Generator:
         if check and not self.acceptable(value, rtype):
             return None
         name = self.new_name()
-        active = any(v.active for v in ops)
+        grad_from = range(len(ops)) if spec.grad_from is None else spec.grad_from
+        active = any(ops[i].active for i in grad_from if i < len(ops))
         self.bindings.append(Binding(name, spec.name, [v.name for v in ops], dict(call.attrs),
                                      rtype, call.place, active=active))
         # Checkpoint bookkeeping: a start marker opens a segment whose first op
@@ -805,6 +1192,12 @@ class _Generator:
         if spec.kind == MARKER:
             self.focus = v
         self.features.add(spec.name)
+        if spec.kind == CAST:
+            self.features.add(_cast_feature(ops[0].type.dtype, rtype.dtype))
+        if (isinstance(rtype, TensorType) and rtype.dtype in FLOATS and rtype.dtype != self.dtype
+                and rtype.dtype not in self.other_floats):
+            self.other_floats.append(rtype.dtype)
+            self.features.add("mixed-precision")
         if call.place == "before":
             self.features.add("glue-before")
         self.note(rtype)
@@ -855,6 +1248,8 @@ class _Generator:
         v = self.finish(spec, call)
         if v is not None and spec.kind != MARKER and self.chance(call.focus):
             self.focus = v
+        if v is not None and call.then is not None:
+            call.then(self, v)
         return v
 
     # -- the program -----------------------------------------------------------
@@ -940,15 +1335,13 @@ class _Generator:
 
     def build_target(self) -> Val:
         """Sums/means of the unused float values, added up: the 0-d float target."""
-        sinks = [v for v in self.pool if is_float(v.type) and v.uses == 0 and v.place != "param"]
+        sinks = [v for v in self.pool if self.is_sink(v) and v.uses == 0 and v.place != "param"]
         sinks.sort(key=lambda v: (v.active, v.order), reverse=True)
         sinks = sinks[:4]
         if not any(v.active for v in sinks):
-            active = [v for v in self.pool if is_float(v.type) and v.active]
+            active = [v for v in self.pool if self.is_sink(v) and v.active]
             sinks.insert(0, max(active, key=lambda v: (v.uses == 0, v.order)))
-        flag = self.route_integer()
-        if flag is not None:
-            sinks.append(flag)
+        sinks += self.route_integers()
         terms = [self.reduce_to_scalar(v) for v in sinks]
         target = terms[0]
         for t in terms[1:]:
@@ -960,17 +1353,34 @@ class _Generator:
                 target = nxt
         return target
 
-    def route_integer(self) -> Optional[Val]:
-        """where(cond, a, b) with cond an unused i1 value or greater(unused integer, x):
-        how integers reach the float target."""
+    def is_sink(self, v: Val) -> bool:
+        """A float tensor that can be a term of the target: of the program's float
+        type, or of another whose values astype converts within the limits."""
+        if not is_float(v.type):
+            return False
+        return v.type.dtype == self.dtype or v.value.size == 0 or \
+            float(np.max(np.abs(v.value))) <= VALUE_LIMIT[self.dtype]
+
+    def route_integers(self) -> list[Val]:
+        """Float values computed from the last few unused integer/i1 values (most
+        of the time): how integers reach the float target."""
         unused = [v for v in self.pool if isinstance(v.type, TensorType) and v.uses == 0
                   and v.type.dtype not in FLOATS and v.place != "param"]
-        if not unused or self.chance(0.3):
-            return None
-        x = max(unused, key=lambda v: v.order)
+        unused.sort(key=lambda v: v.order, reverse=True)
+        routed = [self.route_integer(x) for x in unused[:3] if self.chance(0.7)]
+        return [v for v in routed if v is not None]
+
+    def route_integer(self, x: Val) -> Optional[Val]:
+        """where(cond, a, b) with cond x (i1) or a comparison of x (integer), or
+        astype(x) to the float type."""
+        if self.chance(0.5):
+            v = self.finish(OPS["astype"], Call([x], {}, TensorType(x.type.shape, self.dtype)))
+            if v is not None:
+                self.features.add("integer-to-target")
+                return v
         cond: Optional[Val] = x
         if x.type.dtype in INTS:
-            cond = self.finish(OPS["greater"], Call([x, _pick_partner(self, x)]))
+            cond = self.finish(OPS[self.choice(COMPARISONS)], Call([x, _pick_partner(self, x)]))
         if cond is None:
             return None
         dt = self.dtype
@@ -982,6 +1392,10 @@ class _Generator:
         return self.finish(OPS["where"], Call([cond, a, b]))
 
     def reduce_to_scalar(self, v: Val) -> Val:
+        if v.type.dtype != self.dtype:
+            v = self.finish(OPS["astype"], Call([v], {}, TensorType(v.type.shape, self.dtype)),
+                            check=False)
+            assert v is not None
         t = v.type
         assert isinstance(t, TensorType)
         mode = self.choice(["sum", "mean", "axes", "keepdims"], [0.35, 0.3, 0.2, 0.15])
@@ -1097,6 +1511,7 @@ def _denominator(g: _Generator, v: Val) -> Val:
 NEEDS: dict[str, tuple[Callable[[_Generator, Val], bool], Callable[[_Generator, Val], Val]]] = {
     POSITIVE: (lambda g, v: _all(v, lambda x: x >= 0.1), _exp_tanh),
     BOUNDED: (lambda g, v: _all(v, lambda x: np.abs(x) <= 3.0), lambda g, v: g.apply("tanh", [v])),
+    SMALL: (lambda g, v: _all(v, lambda x: np.abs(x) <= 1.2), lambda g, v: g.apply("tanh", [v])),
     DENOMINATOR: (_denominator_ok, _denominator),
 }
 
@@ -1141,7 +1556,16 @@ def _pick_partner(g: _Generator, a: Val, *others: tuple[int, ...]) -> Val:
         b = g.pick(_tensor(fits))
         if b is not None and (b is not a or g.chance(0.3)):
             return b
-    return g.fresh(TensorType(g.partner_shape(full), a.type.dtype))
+    # A fresh partner no bigger than the generator keeps (a rejected op leaves its
+    # operands in the pool: a huge one would become a target term).
+    for _ in range(10):
+        shape = g.partner_shape(full)
+        s = _broadcasts(shape, *shapes)
+        if s is not None and int(np.prod(s)) <= max(g.max_numel, int(np.prod(full))):
+            break
+    else:
+        shape = full
+    return g.fresh(TensorType(shape, a.type.dtype))
 
 
 def _sample_binary(g: _Generator, spec: OpSpec) -> Optional[Call]:
@@ -1162,7 +1586,7 @@ def _sample_binary(g: _Generator, spec: OpSpec) -> Optional[Call]:
 def _sample_select(g: _Generator, spec: OpSpec) -> Optional[Call]:
     cond = g.pick(_tensor(lambda t: t.dtype == "i1"))
     if cond is None or g.chance(0.3):
-        cond = g.try_op(OPS["greater"])
+        cond = g.try_op(OPS[g.choice(COMPARISONS)])
         if cond is None:
             return None
     dtype = g.pick_dtype(spec)
@@ -1351,6 +1775,442 @@ def _sample_end_checkpoint(g: _Generator, spec: OpSpec) -> Optional[Call]:
         return None if v is None else Call([v])
     v = max(deep, key=lambda v: v.order) if g.chance(0.7) else g.choice(deep)
     return Call([v])
+
+
+def _sample_leaky_relu(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    call = _sample_unary(g, spec)
+    alpha = g.choice([None, 0.01, 0.1, 0.2, 0.5, 0.0, 1.5], [3, 1, 1, 1, 1, 0.5, 0.5])
+    if alpha is not None:
+        call.attrs["alpha"] = float(alpha)
+    return call
+
+
+def _sample_clip(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    """Bounds around the operand's values (some elements clipped at either end
+    or none); for integers sometimes fractional (rounded inward by the op)."""
+    dtype = g.pick_dtype(spec)
+    if dtype == "i1":
+        return None
+    x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
+    assert x is not None
+    vals = x.value.reshape(-1)
+    lo, hi = (float(vals.min()), float(vals.max())) if vals.size else (-1.0, 1.0)
+    span = max(hi - lo, 0.5)
+    a, b = sorted(float(np.round(g.rng.uniform(lo - 0.3 * span, hi + 0.3 * span), 2))
+                  for _ in range(2))
+    if g.chance(0.05):
+        a = b  # a constant result
+    if dtype in INTS:
+        a, b = math.floor(a), math.floor(b)
+        if g.chance(0.5):
+            # Fractional bounds that still hold an integer between them.
+            a, b = a - float(g.choice([0.25, 0.5, 0.75])), b + float(g.choice([0.25, 0.5, 0.75]))
+            g.features.add("clip-fractional-int")
+    return Call([x], {"min": float(a), "max": float(b)})
+
+
+def _cast_feature(src: str, dst: str) -> str:
+    def kind(d: str) -> str:
+        return "float" if d in FLOATS else "int" if d in INTS else "i1"
+    if src == dst:
+        return "astype-same"
+    return f"astype-{kind(src)}-{kind(dst)}"
+
+
+def _sample_astype(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    """A conversion from any element type in the program to any element type."""
+    srcs = [g.dtype] + g.int_dtypes + ["i1"] + g.other_floats
+    src = str(g.choice(srcs, [2.5 if d == g.dtype else 1.2 if d in FLOATS else 1.5 for d in srcs]))
+    x = g.pick(_tensor(lambda t: t.dtype == src), TensorType(g.shape(), src))
+    assert x is not None
+    dsts, weights = [], []
+    for d in sorted(ANY):
+        if not g.may_convert(x, d) or (d in INTS and d not in g.int_dtypes and g.chance(0.7)):
+            continue
+        dsts.append(d)
+        if d == src:
+            weights.append(0.4)
+        elif d in FLOATS:
+            weights.append(2.5 if d == g.dtype else 1.2)
+        elif d in INTS:
+            weights.append(1.2 if src in FLOATS else 2.5)
+        else:
+            weights.append(1.0)
+    dst = str(g.choice(dsts, weights))
+    return Call([x], {}, TensorType(x.type.shape, dst))
+
+
+def _scalar_operand(g: _Generator, dtype: str) -> Val:
+    """A 0-d value of `dtype` (the value operand of full/full_like)."""
+    v = g.pick(_tensor(lambda t: t.dtype == dtype and t.rank == 0), TensorType((), dtype))
+    assert v is not None
+    return v
+
+
+def _sample_full(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    dtype = g.pick_dtype(spec)
+    return Call([_scalar_operand(g, dtype)], {}, TensorType(g.shape(), dtype))
+
+
+def _sample_full_like(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    dtype = g.pick_dtype(spec)
+    x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
+    assert x is not None
+    return Call([x, _scalar_operand(g, dtype)], {}, x.type)
+
+
+# -- reductions, neural network and shape ops ---------------------------------------
+
+def _operand(g: _Generator, spec: OpSpec, ok: Callable[[TensorType], bool] = lambda t: True,
+             max_rank: int = 5, dtype: Optional[str] = None) -> Optional[Val]:
+    """A pool value (or a fresh one) of an element type `spec` accepts whose type
+    satisfies `ok`; None when no fresh shape of rank <= max_rank does."""
+    dtype = dtype or g.pick_dtype(spec)
+    v = g.pick(_tensor(lambda t: t.dtype == dtype and t.rank <= max_rank and ok(t)))
+    if v is not None:
+        return v
+    for _ in range(10):
+        t = TensorType(g.shape(max_rank), dtype)
+        if ok(t):
+            return g.fresh(t)
+    return None
+
+
+def _random_axes(g: _Generator, rank: int, k: int) -> list[int]:
+    """k distinct axes of a rank-`rank` tensor in random order, some negative."""
+    axes = [int(a) for a in g.rng.permutation(rank)[:k]]
+    axes = [a - rank if g.chance(0.3) else a for a in axes]
+    if any(a < 0 for a in axes):
+        g.features.add("negative-axis")
+    return axes
+
+
+def _random_axis(g: _Generator, rank: int) -> int:
+    return _random_axes(g, rank, 1)[0]
+
+
+def _sample_extremum(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    """A reduction whose reduced axes are all non-empty (max/min have no identity)."""
+    call = _sample_reduce(g, spec)
+    if call is None:
+        return None
+    x = call.operands[0].type
+    axes = call.attrs.get("axis")
+    red = range(x.rank) if axes is None else [a % x.rank for a in axes]
+    if any(x.shape[a] == 0 for a in red):
+        keep = [a for a in (axes if axes is not None else range(x.rank))
+                if x.shape[a % x.rank] != 0]
+        call.attrs["axis"] = keep
+    return call
+
+
+def _sample_prod(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    """A product whose magnitude stays bounded: float operands beyond it go through
+    tanh; integer products beyond INT_LIMIT are not generated."""
+    call = _sample_reduce(g, spec)
+    if call is None:
+        return None
+    x = call.operands[0]
+    kwargs = dict(call.attrs)
+    size = float(np.max(np.abs(spec.ref(np.abs(x.value).astype(np.float64), **kwargs)),
+                        initial=0.0))
+    if x.type.dtype in INTS:
+        return call if size <= INT_LIMIT else None
+    if not size <= 100.0:
+        call.operands = [g.apply("tanh", [x])]
+    return call
+
+
+def _sample_cumsum(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    dtype = g.pick_dtype(spec)
+    if dtype == "i1":
+        return None
+    x = _operand(g, spec, lambda t: t.rank >= 1, dtype=dtype)
+    if x is None:
+        return None
+    return Call([x], {"axis": _random_axis(g, x.type.rank)})
+
+
+def _sample_softmax(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    x = _operand(g, spec, lambda t: t.rank >= 1)
+    if x is None:
+        return None
+    return Call([x], {} if g.chance(0.3) else {"axis": _random_axis(g, x.type.rank)})
+
+
+def _sample_cross_entropy(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    """pred and labels of one type (a 0-d result; N = shape[0] for rank >= 2)."""
+    x = _operand(g, spec, lambda t: t.rank < 2 or t.shape[0] > 0, max_rank=4)
+    if x is None:
+        return None
+    labels = g.pick(_tensor(lambda t: t == x.type)) if g.chance(0.5) else None
+    if labels is None:
+        labels = g.fresh(x.type)
+    return Call([x, labels] if g.chance(0.8) else [labels, x])
+
+
+def _sample_nll_loss(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    """pred (C), (N, C) or (N, C, d...); targets (a fresh integer parameter or
+    constant) mostly in [0, C), with some ignore_index and some out-of-range values;
+    optional weights (C), positive where "mean" divides by their sum."""
+    pred = _operand(g, spec, lambda t: t.rank >= 1, max_rank=4)
+    if pred is None:
+        return None
+    shape = pred.type.shape
+    axis = 0 if len(shape) == 1 else 1
+    classes = shape[axis]
+    tshape = shape[:axis] + shape[axis + 1:]
+    reduction = g.choice([None, "mean", "sum", "none"], [1.0, 1.0, 1.0, 1.0])
+    attrs: dict[str, Any] = {}
+    if reduction is not None:
+        attrs["reduction"] = reduction
+    ignore = -100
+    if g.chance(0.5):
+        ignore = int(g.choice([-1, 0, 1, 2, classes, -100]))
+        attrs["ignore_index"] = ignore
+    t = g.rng.integers(0, max(classes, 1), tshape).astype(np.int64)
+    if classes == 0:
+        t[...] = 0
+    n = t.size
+    if n:
+        flat = t.reshape(-1)
+        if g.chance(0.4):
+            flat[int(g.rng.integers(0, n))] = ignore
+            g.features.add("nll-ignored")
+        if g.chance(0.3):
+            flat[int(g.rng.integers(0, n))] = int(g.choice([-1, -3, classes, classes + 2]))
+            g.features.add("nll-out-of-range")
+        if reduction in (None, "mean") and not np.any(_nll_valid(pred.value, t, ignore)):
+            if classes == 0:
+                return None  # the mean of no targets is 0 / 0
+            flat[0] = 0 if ignore != 0 else classes - 1
+            if flat[0] == ignore:
+                return None
+        t = flat.reshape(tshape)
+    elif reduction in (None, "mean"):
+        return None
+    dtype = g.choice(g.int_dtypes)
+    targets = g.fresh_with(TensorType(tshape, dtype), t)
+    ops = [pred, targets]
+    if g.chance(0.5):
+        wt = TensorType((classes,), pred.type.dtype)
+        w = g.pick(_tensor(lambda u: u == wt)) if g.chance(0.5) else None
+        w = w or g.fresh(wt)
+        if reduction in (None, "mean"):
+            w = g.meet(w, POSITIVE)
+        ops.append(w)
+        g.features.add("nll-weights")
+    return Call(ops, attrs)
+
+
+def _sample_layer_norm(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    """axes a non-empty subset; gamma/beta of x's shape at the sorted axes; epsilon
+    large where a group's variance is small (near var ~ epsilon the result bends
+    sharply and finite differences get noisy)."""
+    x = _operand(g, spec, lambda t: t.rank >= 1)
+    if x is None:
+        return None
+    rank = x.type.rank
+    axes = _random_axes(g, rank, int(g.rng.integers(1, rank + 1)))
+    ax = tuple(sorted(a % rank for a in axes))
+    pt = TensorType(tuple(x.type.shape[a] for a in ax), x.type.dtype)
+    params = []
+    for _ in range(2):
+        p = g.pick(_tensor(lambda t: t == pt)) if g.chance(0.4) else None
+        params.append(p or g.fresh(pt))
+    attrs: dict[str, Any] = {"axes": axes}
+    min_var = math.inf
+    if x.value.size:
+        min_var = float(np.min(np.var(x.value, axis=ax)))
+    if min_var >= 0.05:
+        eps = g.choice([None, 1e-5, 1e-3, 0.1])
+    else:
+        eps = g.choice([0.1, 0.5, 1.0])
+    if eps is not None:
+        attrs["epsilon"] = float(eps)
+    return Call([x] + params, attrs)
+
+
+def _sample_any(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    x = _operand(g, spec)
+    return None if x is None else Call([x])
+
+
+def _sample_expand_dims(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    x = _operand(g, spec, max_rank=4)
+    if x is None:
+        return None
+    k = int(g.rng.integers(1, min(2, 5 - x.type.rank) + 1))
+    return Call([x], {"axis": _random_axes(g, x.type.rank + k, k)})
+
+
+def _sample_squeeze(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    ones_wanted = g.chance(0.8)
+    x = _operand(g, spec, lambda t: 1 in t.shape or not ones_wanted)
+    if x is None:
+        return None
+    ones = [a for a, d in enumerate(x.type.shape) if d == 1]
+    if not ones or g.chance(0.3):
+        return Call([x])
+    k = int(g.rng.integers(0 if g.chance(0.1) else 1, len(ones) + 1))
+    chosen = [ones[int(i)] for i in g.rng.permutation(len(ones))[:k]]
+    return Call([x], {"axis": [a - x.type.rank if g.chance(0.3) else a for a in chosen]})
+
+
+def _sample_concat(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    x = _operand(g, spec, lambda t: t.rank >= 1)
+    if x is None:
+        return None
+    rank = x.type.rank
+    axis = _random_axis(g, rank)
+    a = axis % rank
+    ops = [x]
+    for _ in range(int(g.choice([0, 1, 1, 2]))):
+        def fits(t: TensorType) -> bool:
+            return (t.dtype == x.type.dtype and t.rank == rank
+                    and all(t.shape[d] == x.type.shape[d] for d in range(rank) if d != a))
+        o = g.pick(_tensor(fits)) if g.chance(0.5) else None
+        if o is None:
+            s = list(x.type.shape)
+            s[a] = g.dim()
+            o = g.fresh(TensorType(tuple(s), x.type.dtype))
+        ops.append(o)
+    order = list(g.rng.permutation(len(ops)))
+    return Call([ops[i] for i in order], {"axis": axis})
+
+
+def _read_fields(g: _Generator, tv: Val) -> None:
+    """tuple_get_item of some fields of a tuple just bound (a split's parts)."""
+    n = len(tv.type.fields)
+    picked = [i for i in range(n) if g.chance(0.6)] or [int(g.rng.integers(0, n))]
+    for i in picked:
+        v = g.finish(OPS["tuple_get_item"], Call([tv], {"index": i}), check=False)
+        assert v is not None
+        if g.chance(0.3):
+            g.focus = v
+
+
+def _sample_split(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    x = _operand(g, spec, lambda t: t.rank >= 1)
+    if x is None:
+        return None
+    rank = x.type.rank
+    attrs: dict[str, Any] = {}
+    axis = 0
+    if g.chance(0.7):
+        axis = _random_axis(g, rank)
+        attrs["axis"] = axis
+    size = x.type.shape[axis]
+    if g.chance(0.4):
+        sections = [n for n in range(1, 5) if size % n == 0] if size else [1, 2, 3]
+        attrs["indices_or_sections"] = int(g.choice(sections))
+        g.features.add("split-sections")
+    else:
+        # Points beyond the axis give empty parts; negative ones count from the end
+        # (at least 0); the list is sorted after counting so.
+        k = int(g.choice([0, 1, 2, 3], [0.1, 0.4, 0.35, 0.15]))
+        low = -size - 2 if g.chance(0.5) else 0
+        points = [int(p) for p in g.rng.integers(low, size + 3, k)]
+        points.sort(key=lambda p: max(p + size, 0) if p < 0 else p)
+        attrs["indices_or_sections"] = points
+        if any(p > size for p in points):
+            g.features.add("split-beyond")
+        if any(p < 0 for p in points):
+            g.features.add("split-negative")
+        g.features.add("split-points")
+    attrs = {"indices_or_sections": attrs.pop("indices_or_sections"), **attrs}
+    parts = _split(x.value, **attrs)
+    rtype = TupleType(tuple(TensorType(p.shape, x.type.dtype) for p in parts))
+    return Call([x], attrs, rtype, then=_read_fields, focus=0.0)
+
+
+def _sample_take(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    """Indices from the pool (any integers: clamped) or fresh, in [-n - 2, n + 2)
+    with a repeat; without `axis` x is flattened."""
+    x = _operand(g, spec, max_rank=4)
+    if x is None:
+        return None
+    attrs: dict[str, Any] = {}
+    if x.type.rank and g.chance(0.75):
+        attrs["axis"] = _random_axis(g, x.type.rank)
+        n = x.type.shape[attrs["axis"]]
+        room = 5 - (x.type.rank - 1)
+    else:
+        n = x.type.numel
+        room = 3
+    idx = None
+    if n and g.chance(0.3):
+        idx = g.pick(_tensor(lambda t: t.dtype in INTS and t.rank <= room
+                             and 0 < t.numel <= 12))
+    if idx is None:
+        ishape = g.shape(min(room, 2))
+        if not n:
+            ishape = ishape + (0,) if len(ishape) < room else (0,) * room
+        vals = g.rng.integers(-n - 2, n + 2, ishape)
+        if vals.size >= 2:
+            vals.reshape(-1)[1] = vals.reshape(-1)[0]
+        idx = g.fresh_with(TensorType(ishape, g.choice(g.int_dtypes)), vals)
+    if idx.value.size and np.any((idx.value < -n) | (idx.value >= n)):
+        g.features.add("take-clamped")
+    return Call([x, idx], attrs)
+
+
+def _sample_strided_slice(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    """numpy slices of some axes: begin/end anywhere in [-n - 2, n + 2] (clamped),
+    strides +-1..3 (mostly ordered so that the slice is not empty)."""
+    x = _operand(g, spec)
+    if x is None:
+        return None
+    rank = x.type.rank
+    k = int(g.rng.integers(1, rank + 1)) if rank and g.chance(0.95) else 0
+    axes = _random_axes(g, rank, k)
+    begin, end, strides = [], [], []
+    for a in axes:
+        n = x.type.shape[a]
+        stride = int(g.choice([1, 2, 3, -1, -2, -3], [3, 1, 0.5, 1.5, 1, 0.5]))
+        b, e = (int(v) for v in g.rng.integers(-n - 2, n + 3, 2))
+        if g.chance(0.7) and (b < e) != (stride > 0):
+            b, e = e, b
+        begin.append(b)
+        end.append(e)
+        strides.append(stride)
+        if stride < 0:
+            g.features.add("negative-stride")
+    attrs: dict[str, Any] = {"axes": axes, "begin": begin, "end": end}
+    if any(s != 1 for s in strides) or g.chance(0.3):
+        attrs["strides"] = strides
+    return Call([x], attrs)
+
+
+def _sample_tile(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    x = _operand(g, spec, lambda t: t.numel <= 24, max_rank=4)
+    if x is None:
+        return None
+    n = int(g.rng.integers(max(0, x.type.rank - 2), min(5, x.type.rank + 2) + 1))
+    repeats = [int(g.choice([0, 1, 2, 3], [0.3, 2, 2, 1])) for _ in range(n)]
+    return Call([x], {"repeats": repeats})
+
+
+def _sample_pad(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    x = _operand(g, spec)
+    if x is None:
+        return None
+    widths = [int(g.choice([0, 1, 2], [2, 2, 1])) for _ in range(2 * x.type.rank)]
+    attrs: dict[str, Any] = {"pad_width": widths}
+    if g.chance(0.5):
+        dt = x.type.dtype
+        # The value must be representable in the element type (i1: 0 or 1).
+        values = [0.0, 1.0, -2.0, 1.5, -0.25] if dt in FLOATS else \
+            [0.0, 1.0, -2.0, 3.0] if dt in INTS else [0.0, 1.0]
+        attrs["pad_value"] = float(g.choice(values))
+    return Call([x], attrs)
+
+
+def _sample_triangle(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    x = _operand(g, spec, lambda t: t.rank >= 2)
+    if x is None:
+        return None
+    return Call([x], {} if g.chance(0.3) else {"k": int(g.rng.integers(-3, 4))})
 
 
 DEFAULT_SAMPLERS: dict[str, Sampler] = {

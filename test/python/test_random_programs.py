@@ -7,7 +7,8 @@ with the float64 interpreter of program_gen (tolerances from a jittered
 re-evaluation, see `program_gen.forward_tolerance`), and every gradient element
 of f64 programs with float64 central finite differences of the interpreter
 (see `program_gen.check_gradients`); f32/f16 programs are checked forward only.
-Checks in a finite difference that straddles a relu/greater kink are skipped.
+Checks in a finite difference that straddles a kink (relu, abs, clip, maximum,
+a comparison, a float -> integer astype, ...) are skipped.
 
 The programs run in worker subprocesses (two by default, RELAX_GEN_WORKERS),
 so a crash in native code fails its seed's test with the seed and the program
@@ -18,6 +19,7 @@ prints the program again, and `tools/soak.py` runs many more seeds.
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -91,7 +93,12 @@ COVERAGE = (
     | {"size-1-dim", "0-size-dim", "broadcast", "negative-axis", "keepdims", "empty-axis",
        "reduce-0d", "f16", "f32", "f64", "i32", "i64", "i1", "constant", "tuple-param",
        "tuple-result", "nested-tuple", "target-index", "checkpoint", "glue-before",
-       "glue-after", "integer-to-target", "require-grads", "func-name", "unnamed-param"}
+       "glue-after", "integer-to-target", "require-grads", "func-name", "unnamed-param",
+       "mixed-precision", "astype-float-float", "astype-float-int", "astype-float-i1",
+       "astype-int-float", "astype-i1-float", "astype-i1-int",
+       "split-sections", "split-points", "split-beyond", "split-negative", "take-clamped",
+       "negative-stride",
+       "nll-ignored", "nll-out-of-range", "nll-weights"}
 )
 
 
@@ -126,9 +133,125 @@ def test_interpreter_semantics() -> None:
     np.testing.assert_array_equal(pg.OPS["permute_dims"].ref(x, axes=[-1, 0, 1]),
                                   x.transpose(2, 0, 1))
     np.testing.assert_array_equal(pg.OPS["permute_dims"].ref(x), x.transpose(2, 1, 0))
+    # New elementwise ops: clip rounds integer bounds inward; astype truncates
+    # toward zero, saturates, maps to i1 by != 0 and from i1 to 0/1.
+    i = np.array([-3, -1, 0, 1, 2, 3])
+    np.testing.assert_array_equal(pg.OPS["clip"].ref(i, min=-1.5, max=2.5), [-1, -1, 0, 1, 2, 2])
+    np.testing.assert_array_equal(pg.OPS["clip"].ref(np.array([-2.0, 0.3, 4.0]), min=-1.5, max=2.5),
+                                  [-1.5, 0.3, 2.5])
+    f = np.array([-2.7, -0.5, 0.0, 0.5, 2.7, 3e9, -3e9])
+    np.testing.assert_array_equal(pg.OPS["astype"].ref(f, dtype="i32"),
+                                  [-2, 0, 0, 0, 2, 2 ** 31 - 1, -2 ** 31])
+    np.testing.assert_array_equal(pg.OPS["astype"].ref(f, dtype="i1"), f != 0)
+    np.testing.assert_array_equal(pg.OPS["astype"].ref(np.array([True, False]), dtype="i64"),
+                                  [1, 0])
+    np.testing.assert_array_equal(pg.OPS["leaky_relu"].ref(np.array([-2.0, 3.0])), [-0.02, 3.0])
+    np.testing.assert_allclose(pg.OPS["gelu"].ref(np.array([-1.0, 0.0, 1.0])),
+                               [-0.15865525393145707, 0.0, 0.8413447460685429], rtol=1e-15)
+    np.testing.assert_allclose(pg.OPS["softplus"].ref(np.array([-800.0, 0.0, 800.0])),
+                               [0.0, math.log(2.0), 800.0])
+    np.testing.assert_array_equal(pg.OPS["full"].ref(np.array(2.5), shape=(2, 1)), [[2.5], [2.5]])
+    np.testing.assert_array_equal(pg.OPS["full_like"].ref(i, np.array(7)), np.full(6, 7))
+    # The kink records of the new non-smooth ops: side and distance.
+    side, dist = pg.OPS["equal"].jump(np.array([1.0, 2.0]), np.array([1.0, 2.5]))
+    np.testing.assert_array_equal(side, [True, False])
+    np.testing.assert_array_equal(dist, [0.0, 0.5])
+    side, dist = pg.OPS["astype"].jump(np.array([-2.25, 0.5, 2.9]), dtype="i64")
+    np.testing.assert_array_equal(side, [-2.0, 0.0, 2.0])
+    np.testing.assert_allclose(dist, [0.25, 0.5, 0.1])
+    assert pg.attr_dict_text({"min": -1.0, "max": 0.5, "alpha": 1e20}) == \
+        " {min = -1.0 : f64, max = 0.5 : f64, alpha = 1.0e+20 : f64}"
     t = pg.TensorType((2, 0, 3), "f64")
     assert pg.dense_text(np.zeros((2, 0, 3)), t) == "dense<>"
     assert pg.dense_text(np.array([1e-5, 2.0]), pg.TensorType((2,), "f64")) == \
         "dense<[1.0000000000000001e-05, 2.0]>"
     assert pg.dense_text(np.array([True, False]), pg.TensorType((2,), "i1")) == \
         "dense<[true, false]>"
+    assert pg.attr_dict_text({"reduction": "none", "ignore_index": 2}) == \
+        ' {reduction = "none", ignore_index = 2 : i64}'
+
+
+def test_interpreter_semantics_of_reductions_nn_and_shape_ops() -> None:
+    """The references of the reduction, neural-network and shape ops, on cases
+    worked out by hand."""
+    ops = pg.OPS
+    # nll_loss: pred (3, 4) holds -1..-12; target 2 counts (weight 2: loss 6), 7 is
+    # outside [0, 4) and 1 is ignore_index: both give 0 and no weight.
+    pred = -np.arange(1.0, 13.0).reshape(3, 4)
+    w = np.array([0.5, 1.0, 2.0, 4.0])
+    t = np.array([2, 7, 1])
+    np.testing.assert_array_equal(ops["nll_loss"].ref(pred, t, w, reduction="none",
+                                                      ignore_index=1), [6.0, 0.0, 0.0])
+    assert ops["nll_loss"].ref(pred, t, w, reduction="sum", ignore_index=1) == 6.0
+    assert ops["nll_loss"].ref(pred, t, w, ignore_index=1) == 3.0  # 6 / weight 2
+    # No weights, ignore_index -100: -1 is out of range; the mean is (3 + 10) / 2.
+    assert ops["nll_loss"].ref(pred, np.array([2, -1, 1])) == 6.5
+    # (C) pred with a 0-d target; (N, C, d) pred with (N, d) targets.
+    assert ops["nll_loss"].ref(np.array([-0.5, -1.5, -2.5]), np.array(1)) == 1.5
+    p3 = np.arange(12.0).reshape(2, 3, 2)
+    np.testing.assert_array_equal(
+        ops["nll_loss"].ref(p3, np.array([[0, 2], [3, 1]]), reduction="none"),
+        [[-0.0, -5.0], [0.0, -9.0]])
+    assert ops["cross_entropy_with_logits"].ref(np.ones((2, 3)), np.full((2, 3), 2.0)) == -6.0
+    assert ops["cross_entropy_with_logits"].ref(np.ones(3), np.full(3, 2.0)) == -6.0
+    # strided_slice: numpy slices; negative strides, begin/end clamped.
+    x = np.arange(15.0).reshape(5, 3)
+    np.testing.assert_array_equal(
+        ops["strided_slice"].ref(x, axes=[0], begin=[4], end=[-6], strides=[-2]), x[[4, 2, 0]])
+    np.testing.assert_array_equal(
+        ops["strided_slice"].ref(x, axes=[-1, 0], begin=[100, -1], end=[-100, 0],
+                                 strides=[-1, -3]), [[14, 13, 12], [5, 4, 3]])
+    np.testing.assert_array_equal(
+        ops["strided_slice"].ref(x, axes=[1], begin=[-2], end=[100]), x[:, 1:])
+    # take: negative indices count from the end, the rest is clamped (not wrapped).
+    v = np.array([10.0, 20.0, 30.0, 40.0])
+    np.testing.assert_array_equal(ops["take"].ref(v, np.array([-1, -5, 7, 2, 2]), axis=0),
+                                  [40, 10, 40, 30, 30])
+    np.testing.assert_array_equal(ops["take"].ref(x, np.array([[0, -1]])), [[0, 14]])
+    np.testing.assert_array_equal(ops["take"].ref(x, np.array(9), axis=1), x[:, 2])
+    # split: sections, and points (sorted; beyond the axis: empty parts).
+    a = np.arange(4.0)
+    parts = ops["split"].ref(a, indices_or_sections=[1, 3, 6])
+    assert [p.tolist() for p in parts] == [[0.0], [1.0, 2.0], [3.0], []]
+    parts = ops["split"].ref(a, indices_or_sections=[2, 2])
+    assert [p.tolist() for p in parts] == [[0.0, 1.0], [], [2.0, 3.0]]
+    # Negative points count from the end (-1 is 3, -9 is below 0: 0).
+    parts = ops["split"].ref(a, indices_or_sections=[-9, -1, 5])
+    assert [p.tolist() for p in parts] == [[], [0.0, 1.0, 2.0], [3.0], []]
+    parts = ops["split"].ref(x, indices_or_sections=3, axis=-1)
+    assert [p.shape for p in parts] == [(5, 1)] * 3
+    # max/min: a tie is a corner (the gap to the runner-up is 0).
+    m = np.array([[1.0, 3.0, 3.0], [2.0, 0.0, 1.0]])
+    side, gap = ops["max"].corner(m, axis=[1])
+    np.testing.assert_array_equal(side, [1, 0])
+    np.testing.assert_array_equal(gap, [0.0, 1.0])
+    side, gap = ops["min"].corner(m)
+    assert int(side) == 4 and float(gap) == 1.0
+    # Reductions and cumsum.
+    np.testing.assert_allclose(ops["variance"].ref(m, axis=[-1]), [8 / 9, 2 / 3])
+    np.testing.assert_array_equal(ops["prod"].ref(m, axis=[0], keepdims=True), [[2, 0, 3]])
+    np.testing.assert_array_equal(ops["cumsum"].ref(m, axis=-2), [[1, 3, 3], [3, 3, 4]])
+    # softmax / log_softmax along an axis; layer_norm with gamma/beta at the axes.
+    np.testing.assert_allclose(ops["softmax"].ref(np.array([[0.0, math.log(3.0)]]), axis=1),
+                               [[0.25, 0.75]])
+    np.testing.assert_allclose(ops["log_softmax"].ref(np.array([0.0, 0.0])),
+                               [-math.log(2.0)] * 2)
+    y = ops["layer_norm"].ref(np.array([[1.0, 3.0], [2.0, 2.0]]), np.array([2.0, 1.0]),
+                              np.array([0.5, 0.0]), axes=[-1], epsilon=1e-12)
+    np.testing.assert_allclose(y, [[-1.5, 1.0], [0.5, 0.0]])
+    # Shape ops.
+    assert ops["expand_dims"].ref(np.zeros(3), axis=[0, -1]).shape == (1, 3, 1)
+    assert ops["squeeze"].ref(np.zeros((1, 3, 1)), axis=[-1]).shape == (1, 3)
+    assert ops["squeeze"].ref(np.zeros((1, 3, 1))).shape == (3,)
+    assert ops["flatten"].ref(np.zeros(())).shape == (1,)
+    assert ops["tile"].ref(np.zeros((2, 3)), repeats=[2, 1, 0]).shape == (2, 2, 0)
+    assert ops["tile"].ref(np.zeros((2, 3)), repeats=[2]).shape == (2, 6)
+    np.testing.assert_array_equal(ops["pad"].ref(np.array([True, False]), pad_width=[1, 2],
+                                                 pad_value=1.0),
+                                  [True, True, False, True, True])
+    np.testing.assert_array_equal(ops["pad"].ref(np.array([[5]]), pad_width=[0, 1, 1, 0]),
+                                  [[0, 5], [0, 0]])
+    np.testing.assert_array_equal(ops["triu"].ref(np.ones((2, 3)), k=1), [[0, 1, 1], [0, 0, 1]])
+    np.testing.assert_array_equal(ops["tril"].ref(np.ones((2, 3)), k=-1), [[0, 0, 0], [1, 0, 0]])
+    np.testing.assert_array_equal(
+        ops["concat"].ref(np.zeros((2, 1)), np.ones((2, 2)), axis=-1), [[0, 1, 1], [0, 1, 1]])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import os
 import threading
+from typing import Optional
 
 import numpy as np
 import pytest
@@ -368,3 +369,68 @@ def test_target_index_out_of_range_tuple_result() -> None:
 def test_target_index_must_be_an_integer(index) -> None:
     with pytest.raises(TypeError, match="target_index must be an integer"):
         relax_mlir.gradient(README_SOURCE, target_index=index)
+
+
+# ----------------------------------------------------------------------------
+# Zero-size dims and a scan feeding a broadcast (found by the random programs)
+# ----------------------------------------------------------------------------
+
+ZERO_SIZE_CASES = [
+    ('"relax.concat"(%a, %a) {axis = 1 : i64} : (tensor<0x2xf64>, tensor<0x2xf64>) -> '
+     'tensor<0x4xf64>', (0, 2), (0, 4), None),
+    ('"relax.strided_slice"(%a) {axes = array<i64: 0>, begin = array<i64: 0>, '
+     'end = array<i64: 2>} : (tensor<3x0xf64>) -> tensor<2x0xf64>', (3, 0), (2, 0), None),
+    ('"relax.cumsum"(%a) {axis = 0 : i64} : (tensor<3x0xf64>) -> tensor<3x0xf64>',
+     (3, 0), (3, 0), None),
+    ('"relax.split"(%a) {indices_or_sections = 2 : i64} : (tensor<2x0xf64>) -> '
+     'tuple<tensor<1x0xf64>, tensor<1x0xf64>>', (2, 0), None, None),
+    ('"relax.pad"(%a) {pad_width = array<i64: 1, 0>, pad_value = 2.0 : f64} : '
+     '(tensor<0xf64>) -> tensor<1xf64>', (0,), (1,), [2.0]),
+]
+
+
+@pytest.mark.parametrize("op,shape,result,expected", ZERO_SIZE_CASES,
+                         ids=["concat", "strided_slice", "cumsum", "split", "pad"])
+def test_ops_on_zero_size_dims_lower_and_run(op: str, shape: tuple, result: Optional[tuple],
+                                             expected: Optional[list]) -> None:
+    """Slices and inserts on zero-size dims used to carry offsets past the end
+    ("offset 0 is out-of-bounds") and failed to lower."""
+    a_type = rt.tensor_type(shape, np.float64)
+    if result is None:  # split: return one part of the tuple
+        body = (f"    %t = {op}\n"
+                f"    %0 = relax.tuple_get_item %t[1] : tuple<tensor<1x0xf64>, tensor<1x0xf64>>")
+        result = (1, 0)
+    else:
+        body = f"    %0 = {op}"
+    r_type = rt.tensor_type(result, np.float64)
+    text = (f"func.func @main(%a: {a_type}) -> {r_type} {{\n"
+            f"  %r = relax.dataflow -> ({r_type}) {{\n{body}\n"
+            f"    relax.output %0 : {r_type}\n  }}\n  return %r : {r_type}\n}}\n")
+    out = relax_mlir.compile(text)["main"](np.zeros(shape))
+    assert out.shape == result
+    if expected is not None:
+        np.testing.assert_array_equal(out, expected)
+
+
+CUMSUM_BROADCAST = """
+func.func @main(%p: tensor<1x1xf64>) -> tensor<f64> {
+  %r = relax.dataflow -> (tensor<f64>) {
+    %c = relax.cumsum %p {axis = 0 : i64} : tensor<1x1xf64>
+    %b = relax.broadcast_to %c : tensor<1x1xf64> -> tensor<1x3xf64>
+    %w = arith.constant dense<[[1.0, 2.0, 3.0]]> : tensor<1x3xf64>
+    %m = relax.multiply %b, %w : tensor<1x3xf64>, tensor<1x3xf64> -> tensor<1x3xf64>
+    %s = relax.sum %m : tensor<1x3xf64> -> tensor<f64>
+    relax.output %s : tensor<f64>
+  }
+  return %r : tensor<f64>
+}
+"""
+
+
+def test_cumsum_feeding_a_broadcast() -> None:
+    """The scan step read its own output; fused into a broadcasting consumer it
+    re-accumulated along the broadcast axis (6, 12, 18 instead of 6, 6, 6)."""
+    exe = relax_mlir.compile(relax_mlir.gradient(CUMSUM_BROADCAST))
+    loss, (grad,) = exe.main_adjoint(np.full((1, 1), 6.0))
+    assert float(loss) == 6.0 * (1 + 2 + 3)
+    np.testing.assert_array_equal(grad, [[6.0]])

@@ -1,5 +1,6 @@
 // RUN: relax-opt %s --convert-relax-to-linalg | FileCheck %s
 // RUN: relax-opt %s --convert-relax-to-linalg | FileCheck %s --check-prefix=NORELAX
+// RUN: relax-opt %s --convert-relax-to-linalg --canonicalize | FileCheck %s --check-prefix=TRANSPOSED
 
 // No relax op is left anywhere in the module.
 // NORELAX: module
@@ -94,4 +95,31 @@ func.func @matmul_int(%a: tensor<2x3xi32>, %b: tensor<3x4xi32>) -> tensor<2x4xi3
     relax.output %0 : tensor<2x4xi32>
   }
   return %r : tensor<2x4xi32>
+}
+
+// An operand transposed by permute_dims (last two axes swapped, batch axes
+// kept) is read through a transposed indexing map: no linalg.transpose is
+// materialized for it (the canonicalizer then drops the dead permute). A
+// permutation that moves a batch axis stays a transpose.
+// TRANSPOSED-DAG:     #[[AT:.+]] = affine_map<(d0, d1, d2, d3) -> (d3, d1)>
+// TRANSPOSED-DAG:     #[[BT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// TRANSPOSED-DAG:     #[[DT:.+]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// TRANSPOSED-LABEL: func.func @transposed_operands(
+// TRANSPOSED-SAME:    %[[A:.+]]: tensor<5x4xf32>, %[[B:.+]]: tensor<2x6x5xf32>, %[[C:.+]]: tensor<2x5x6xf32>, %[[D:.+]]: tensor<3x6xf32>)
+// TRANSPOSED:         [[T:%.+]] = linalg.generic {{.*}} ins(%[[B]] : tensor<2x6x5xf32>)
+// TRANSPOSED:         linalg.generic {indexing_maps = [#[[AT]], #[[BT]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[A]], [[T]] : tensor<5x4xf32>, tensor<2x6x5xf32>)
+// TRANSPOSED:         [[CT:%.+]] = linalg.transpose ins(%[[C]] : tensor<2x5x6xf32>) outs(%{{.+}} : tensor<5x2x6xf32>) permutation = [1, 0, 2]
+// TRANSPOSED:         linalg.generic {indexing_maps = [#{{.+}}, #[[DT]], #{{.+}}], {{.*}} ins([[CT]], %[[D]] : tensor<5x2x6xf32>, tensor<3x6xf32>)
+func.func @transposed_operands(%a: tensor<5x4xf32>, %b: tensor<2x6x5xf32>, %c: tensor<2x5x6xf32>, %d: tensor<3x6xf32>) -> (tensor<2x4x6xf32>, tensor<5x2x3xf32>) {
+  %r:2 = relax.dataflow -> (tensor<2x4x6xf32>, tensor<5x2x3xf32>) {
+    %at = relax.permute_dims %a : tensor<5x4xf32> -> tensor<4x5xf32>
+    %t = relax.tanh %b : tensor<2x6x5xf32>
+    %bt = relax.permute_dims %t {axes = array<i64: 0, 2, 1>} : tensor<2x6x5xf32> -> tensor<2x5x6xf32>
+    %m = relax.matmul %at, %bt : tensor<4x5xf32>, tensor<2x5x6xf32> -> tensor<2x4x6xf32>
+    %ct = relax.permute_dims %c {axes = array<i64: 1, 0, 2>} : tensor<2x5x6xf32> -> tensor<5x2x6xf32>
+    %dt = relax.permute_dims %d : tensor<3x6xf32> -> tensor<6x3xf32>
+    %n = relax.matmul %ct, %dt : tensor<5x2x6xf32>, tensor<6x3xf32> -> tensor<5x2x3xf32>
+    relax.output %m, %n : tensor<2x4x6xf32>, tensor<5x2x3xf32>
+  }
+  return %r#0, %r#1 : tensor<2x4x6xf32>, tensor<5x2x3xf32>
 }

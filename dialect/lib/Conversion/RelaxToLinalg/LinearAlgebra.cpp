@@ -8,8 +8,29 @@ using namespace mlir::relax::lowering;
 
 namespace {
 
+/// The operand of `v`'s defining permute_dims when that only swaps the two
+/// innermost axes (a matrix transpose, batch axes kept): the matmul then reads
+/// it through a transposed indexing map instead of materializing the transpose.
+static Value transposedSource(Value v) {
+  auto permute = v.getDefiningOp<PermuteDimsOp>();
+  if (!permute)
+    return {};
+  SmallVector<int64_t> perm = permute.getPermutation();
+  int64_t rank = static_cast<int64_t>(perm.size());
+  if (rank < 2)
+    return {};
+  for (int64_t i = 0; i < rank - 2; ++i)
+    if (perm[i] != i)
+      return {};
+  if (perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2)
+    return {};
+  return permute.getX();
+}
+
 /// relax.matmul to one linalg.generic over (batch..., [n], [m], k): a 1-D
-/// operand simply has no n (or m) dim, and broadcast batch dims read index 0.
+/// operand simply has no n (or m) dim, broadcast batch dims read index 0, and
+/// an operand transposed by permute_dims (last two axes) is read through the
+/// transposed map.
 struct MatmulLowering : OpConversionPattern<MatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
@@ -47,6 +68,16 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
       outExprs.push_back(d(nDim));
     if (!bVec)
       outExprs.push_back(d(mDim));
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    // Read a transposed operand's source with its last two exprs swapped.
+    if (Value src = aVec ? Value() : transposedSource(op.getLhs())) {
+      std::swap(aExprs[aExprs.size() - 2], aExprs.back());
+      lhs = rewriter.getRemappedValue(src);
+    }
+    if (Value src = bVec ? Value() : transposedSource(op.getRhs())) {
+      std::swap(bExprs[bExprs.size() - 2], bExprs.back());
+      rhs = rewriter.getRemappedValue(src);
+    }
     SmallVector<AffineMap> maps = {AffineMap::get(numDims, 0, aExprs, ctx),
                                    AffineMap::get(numDims, 0, bExprs, ctx),
                                    AffineMap::get(numDims, 0, outExprs, ctx)};
@@ -59,7 +90,7 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
                                         emptyTensor(rewriter, loc, accType))
                      .getResult(0);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{accType}, ValueRange{adaptor.getLhs(), adaptor.getRhs()},
+        rewriter, loc, TypeRange{accType}, ValueRange{lhs, rhs},
         ValueRange{init}, maps, iterators, [&](OpBuilder &b, Location l, ValueRange x) {
           Value lhs = convertScalar(b, l, x[0], acc), rhs = convertScalar(b, l, x[1], acc);
           Value sum = buildAdd(b, l, x[2], buildMul(b, l, lhs, rhs));

@@ -80,6 +80,8 @@ Value padTensor(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
     shape[d] += low[d] + high[d];
   auto padded = type.clone(shape);
   Value filled = linalg::FillOp::create(b, loc, value, emptyTensor(b, loc, padded)).getResult(0);
+  if (type.getNumElements() == 0)
+    return filled; // nothing to insert (and its offset may lie past the end)
   SmallVector<int64_t> strides(type.getRank(), 1);
   return tensor::InsertSliceOp::create(b, loc, x, filled, ValueRange{}, ValueRange{},
                                        ValueRange{}, low, type.getShape(), strides);

@@ -113,6 +113,11 @@ struct NllLossLowering : OpConversionPattern<NllLossOp> {
         rewriter, loc, TypeRange{elemType, elemType}, ValueRange{targets},
         ValueRange{emptyTensor(rewriter, loc, elemType), emptyTensor(rewriter, loc, elemType)},
         maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          if (classes == 0) { // no class: every target is out of range
+            Value zero = scalar(b, l, elt, 0.0);
+            linalg::YieldOp::create(b, l, ValueRange{zero, zero});
+            return;
+          }
           Value t = args[0];
           Value zeroIdx = scalar(b, l, idxElt, 0.0);
           Value inRange = arith::AndIOp::create(

@@ -118,6 +118,13 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
     RankedTensorType type = op.getType();
     Type elt = type.getElementType(), acc = accumulatorType(elt);
     int64_t axis = op.getNormalizedAxis(), rank = type.getRank();
+    // A scan over at most one element is the identity. (A one-trip loop would
+    // be inlined by the canonicalizer, and its step, which reads its own
+    // output, then fused into a broadcasting consumer that re-accumulates.)
+    if (type.getDimSize(axis) <= 1) {
+      rewriter.replaceOp(op, x);
+      return success();
+    }
     SmallVector<int64_t> sliceShape(type.getShape());
     sliceShape[axis] = 1;
     auto sliceType = RankedTensorType::get(sliceShape, elt);

@@ -47,9 +47,29 @@ struct ConvertRelaxToLinalgPass
   }
 };
 
+/// Any relax op whose one result is a tensor with no elements is an empty
+/// tensor: nothing is computed, and the slices and inserts the op's own
+/// lowering would build on zero-size dims need no valid offsets.
+struct EmptyResultLowering : ConversionPattern {
+  EmptyResultLowering(MLIRContext *ctx)
+      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/10, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value>,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<RelaxDialect>(op->getDialect()) || op->getNumResults() != 1 ||
+        op->getNumRegions() != 0)
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() != 0)
+      return failure();
+    rewriter.replaceOp(op, emptyTensor(rewriter, op->getLoc(), type));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::relax::populateRelaxToLinalgConversionPatterns(RewritePatternSet &patterns) {
+  patterns.add<EmptyResultLowering>(patterns.getContext());
   populateElementwiseLoweringPatterns(patterns);
   populateReductionLoweringPatterns(patterns);
   populateLinearAlgebraLoweringPatterns(patterns);

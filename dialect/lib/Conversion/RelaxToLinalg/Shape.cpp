@@ -55,8 +55,10 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
     Value result = emptyTensor(rewriter, loc, type);
     for (Value v : adaptor.getTensors()) {
       auto t = cast<RankedTensorType>(v.getType());
-      if (t.getNumElements() == 0 && t.getDimSize(axis) == 0)
-        continue; // an empty part adds nothing (and its offset may be the end)
+      if (t.getNumElements() == 0) {
+        offset += t.getDimSize(axis);
+        continue; // an empty part writes nothing (and its offset may lie past the end)
+      }
       SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
       offsets[axis] = offset;
       result = tensor::InsertSliceOp::create(rewriter, loc, v, result, ValueRange{}, ValueRange{},
