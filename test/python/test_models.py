@@ -129,3 +129,51 @@ def test_small_cnn_with_conv_pooling_and_nll_loss() -> None:
     # An ignored target contributes nothing: the same loss with it ignored.
     args["y"] = np.array([1, 2])
     check_model(CNN, args, ["k1", "k2", "wd"], cnn_reference)
+
+
+LOSSES_AT_1E3 = """
+func.func @main(%z: tensor<3x4xf32> {relax.name = "z"}, %y: tensor<3xi64> {relax.name = "y"},
+                %lab: tensor<3x4xf32> {relax.name = "labels"}) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %lp = relax.log_softmax %z : tensor<3x4xf32>
+    %n = relax.nll_loss %lp, %y : tensor<3x4xf32>, tensor<3xi64> -> tensor<f32>
+    %c = relax.cross_entropy_with_logits %lp, %lab : tensor<3x4xf32> -> tensor<f32>
+    %s = relax.softplus %z : tensor<3x4xf32>
+    %g = relax.sigmoid %z : tensor<3x4xf32>
+    %sg = relax.multiply %s, %g : tensor<3x4xf32>, tensor<3x4xf32> -> tensor<3x4xf32>
+    %m = relax.mean %sg : tensor<3x4xf32> -> tensor<f32>
+    %a = relax.add %n, %c : tensor<f32>, tensor<f32> -> tensor<f32>
+    %l = relax.add %a, %m : tensor<f32>, tensor<f32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+"""
+
+
+def test_losses_are_finite_and_correct_at_logits_of_magnitude_1e3() -> None:
+    """log_softmax + nll_loss, cross entropy, softplus and sigmoid in f32 at
+    |z| ~ 1e3, where exp overflows: forward and gradient finite and equal to the
+    float64 closed forms."""
+    z = np.array([[1000.0, 999.0, -1000.0, 0.0],
+                  [-1000.0, -998.0, -999.0, -1001.0],
+                  [500.0, -500.0, 1000.0, 999.5]], dtype=np.float32)
+    y = np.array([1, 0, 3])
+    lab = np.full((3, 4), 0.25, dtype=np.float32)
+    exe = relax_mlir.compile(relax_mlir.gradient(LOSSES_AT_1E3, require_grads=["z"]))
+    loss, (dz,) = exe.main_adjoint(z, y, lab)
+    z64 = z.astype(np.float64)
+    lp = log_softmax(z64)
+    p = np.exp(lp)
+    softplus = np.logaddexp(0.0, z64)
+    sig = 0.5 * (1.0 + np.tanh(0.5 * z64))  # the logistic function without overflow
+    expected = (-lp[np.arange(3), y].mean() - (lp * lab).sum() / 3
+                + (softplus * sig).mean())
+    onehot = np.eye(4)[y]
+    # d nll = (p - onehot) / 3; d ce = (p * sum(lab) - lab) / 3 per row;
+    # d mean(softplus * sigmoid) = (sig * sig + softplus * sig * (1 - sig)) / 12.
+    expected_dz = ((p - onehot) / 3 + (p * lab.sum(1, keepdims=True) - lab) / 3
+                   + (sig * sig + softplus * sig * (1 - sig)) / 12)
+    assert np.isfinite(loss) and np.all(np.isfinite(dz)), (loss, dz)
+    np.testing.assert_allclose(loss, expected, rtol=1e-5)
+    np.testing.assert_allclose(dz, expected_dz, rtol=1e-4, atol=1e-6)
