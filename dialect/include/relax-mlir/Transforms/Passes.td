@@ -6,7 +6,7 @@
 include "mlir/Pass/PassBase.td"
 
 def GradientPass : Pass<"gradient", "::mlir::ModuleOp"> {
-  let summary = "Reverse-mode automatic differentiation of one function";
+  let summary = "Reverse-mode automatic differentiation of functions";
   let description = [{
     Adds `@<func>_adjoint`, with the same parameters as `@<func>`, whose one
     `relax.dataflow` holds the original bindings and the gradient bindings and
@@ -15,7 +15,10 @@ def GradientPass : Pass<"gradient", "::mlir::ModuleOp"> {
     tensor. Gradients come in `require-grads` order (every float parameter when
     omitted: integer parameters never get gradients). A parameter that does not
     reach the target gets zeros. Each op on the path states its
-    vector-Jacobian product through `GradientOpInterface`.
+    vector-Jacobian product through `GradientOpInterface`. Calls to functions
+    of the module with a body are inlined first (so a function calling another's
+    adjoint can be differentiated: second order). `func` may list several
+    functions; if one fails, no adjoint is added.
 
     ```mlir
     func.func @main(%x: tensor<3xf32>) -> tensor<f32> {
