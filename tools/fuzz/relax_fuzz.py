@@ -70,17 +70,28 @@ ALL_CLASSES = ("accepted", "rejected") + FINDING_CLASSES
 # are fine, they just get rejected).
 # ----------------------------------------------------------------------------
 
-UNARY_OPS = ["negative", "exp", "log", "tanh", "sigmoid", "relu"]
-BINARY_OPS = ["add", "subtract", "multiply", "divide"]
-COMPARE_OPS = ["greater"]
-REDUCTION_OPS = ["sum", "mean"]
-SHAPE_OPS = ["reshape", "broadcast_to", "collapse_sum_to", "permute_dims"]
+# Ops written as `relax.<op> %x : type` with no required attribute (the
+# generator builds these); the second list needs attributes or more operands
+# and enters only through mutations of op names.
+UNARY_OPS = ["negative", "exp", "log", "tanh", "sigmoid", "relu", "sqrt", "rsqrt", "sin", "cos",
+             "tan", "abs", "square", "erf", "silu", "gelu", "softplus", "leaky_relu", "softmax",
+             "log_softmax"]
+UNARY_ATTR_OPS = ["clip", "cumsum", "triu", "tril", "zeros_like", "ones_like"]
+BINARY_OPS = ["add", "subtract", "multiply", "divide", "power", "maximum", "minimum"]
+COMPARE_OPS = ["equal", "not_equal", "greater", "greater_equal", "less", "less_equal"]
+REDUCTION_OPS = ["sum", "mean", "variance", "max", "min", "prod"]
+SHAPE_OPS = ["reshape", "broadcast_to", "collapse_sum_to", "permute_dims", "expand_dims",
+             "squeeze", "flatten", "strided_slice", "tile", "pad", "astype", "max_pool2d",
+             "avg_pool2d"]
 FILL_OPS = ["zeros", "ones"]
 MARKER_OPS = ["start_checkpoint", "end_checkpoint"]
-OTHER_OPS = ["matmul", "where", "tuple", "tuple_get_item", "dataflow", "output"]
-# Ops of the interchange contract that this build may not have yet, plus junk.
-EXTRA_OPS = ["sqrt", "softmax", "concat", "split", "flatten", "max", "astype", "bogus"]
-OP_GROUPS = [UNARY_OPS + MARKER_OPS, BINARY_OPS + COMPARE_OPS + ["matmul"],
+OTHER_OPS = ["matmul", "where", "tuple", "tuple_get_item", "dataflow", "output", "concat",
+             "split", "take", "full", "full_like", "cross_entropy_with_logits", "nll_loss",
+             "layer_norm", "conv2d"]
+# Junk names (rejected by the parser).
+EXTRA_OPS = ["bogus", "Sum", "relu6"]
+OP_GROUPS = [UNARY_OPS + UNARY_ATTR_OPS + MARKER_OPS,
+             BINARY_OPS + COMPARE_OPS + ["matmul", "cross_entropy_with_logits"],
              REDUCTION_OPS, SHAPE_OPS, FILL_OPS]
 ALL_OPS = sorted({op for group in OP_GROUPS for op in group} | set(OTHER_OPS))
 
@@ -633,7 +644,8 @@ def make_op(rng: random.Random, vals: dict[str, str], fresh: str) -> tuple[list[
                        "permute", "reshape", "broadcast", "collapse", "matmul", "where", "tuple",
                        "tuple_get", "marker", "fill", "const", "foreign"])
     if kind == "unary":
-        ops = UNARY_OPS if _float_like(elt) or rng.random() < 0.1 else ["negative", "relu"]
+        ops = UNARY_OPS if _float_like(elt) or rng.random() < 0.1 else \
+            ["negative", "relu", "abs", "square"]
         return [f"{fresh} = relax.{rng.choice(ops)} {v} : {ty}"], ty
     if kind in ("binary", "compare"):
         same = [t for t in tensors if tensors[t][1] == elt]
