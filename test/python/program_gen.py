@@ -12,8 +12,11 @@ constants, checkpoint segments and astype conversions between all element
 types; split results read back with tuple_get_item, integer operands (take
 indices, nll_loss targets: parameters or constants holding negative,
 out-of-range, repeated or ignored indices) and numpy slices with negative
-strides and out-of-range bounds. The target is a 0-d float: sums/means of the
-values the program computed, added up.
+strides and out-of-range bounds; comparisons of i1 operands; convolutions and
+poolings of NCHW values (4-d values of the pool, others reshaped to 4-d, or
+fresh ones) with strides, padding, dilation, groups, ceil_mode and
+count_include_pad. The target is a 0-d float: sums/means of the values the
+program computed, added up.
 
 Each program has one float type (f64, f32 or f16). f32 and f16 programs (checked
 forward only) also hold values of the other float types, made by astype from
@@ -462,6 +465,119 @@ def _tril(x: np.ndarray, k: int = 0) -> np.ndarray:
     return np.tril(x, k)
 
 
+def _window_positions(size: int, before: int, after: int, k: int, stride: int, dilation: int,
+                      ceil_mode: bool = False) -> np.ndarray:
+    """(out, k): the input position of each window's elements along one axis (negative
+    or >= size: padding), with the output size of PyTorch (`ceil_mode`: one more
+    window when the division leaves a rest and it starts inside the input or its
+    leading padding). out is 0 when the window does not fit in the padded input."""
+    span = size + before + after - dilation * (k - 1) - 1
+    if span < 0:
+        return np.zeros((0, k), np.int64)
+    out = span // stride + 1
+    if ceil_mode and span % stride and out * stride < size + before:
+        out += 1
+    return np.arange(out)[:, None] * stride - before + np.arange(k)[None, :] * dilation
+
+
+def _conv2d(x: np.ndarray, w: np.ndarray, strides: Sequence[int] = (1, 1),
+            padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
+            groups: int = 1) -> np.ndarray:
+    """Cross-correlation of NCHW x with OIHW w ((O, C / groups, KH, KW)): output
+    channel o reads the input channels of group o // (O / groups); zero padding
+    (top, left, bottom, right)."""
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    top, left, bottom, right = padding
+    oh = (h + top + bottom - dilation[0] * (kh - 1) - 1) // strides[0] + 1
+    ow = (wd + left + right - dilation[1] * (kw - 1) - 1) // strides[1] + 1
+    xp = np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)))
+    xg = xp.reshape(n, groups, cg, xp.shape[2], xp.shape[3])
+    wg = w.reshape(groups, o // groups, cg, kh, kw)
+    out = np.zeros((n, groups, o // groups, oh, ow))
+    for a in range(kh):
+        for b in range(kw):
+            r0, c0 = a * dilation[0], b * dilation[1]
+            patch = xg[:, :, :, r0:r0 + (oh - 1) * strides[0] + 1:strides[0],
+                       c0:c0 + (ow - 1) * strides[1] + 1:strides[1]]
+            out += np.einsum("ngchw,goc->ngohw", patch, wg[:, :, :, a, b])
+    return out.reshape(n, o, oh, ow)
+
+
+def _conv2d_terms(x: np.ndarray, w: np.ndarray, *_: Any, **__: Any) -> float:
+    return float(w.shape[1] * w.shape[2] * w.shape[3])
+
+
+def _pool_windows(x: np.ndarray, pool_size: Sequence[int], strides: Optional[Sequence[int]],
+                  padding: Sequence[int], dilation: Sequence[int], ceil_mode: bool,
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The windows of a pooling op: values (N, C, OH, OW, KH * KW) in row-major
+    window order, which of them are inside the input (OH, OW, KH * KW), and the
+    row and column positions ((OH, KH), (OW, KW))."""
+    n, c, h, w = x.shape
+    s = tuple(strides) if strides is not None else tuple(pool_size)
+    rows = _window_positions(h, padding[0], padding[2], pool_size[0], s[0], dilation[0],
+                             ceil_mode)
+    cols = _window_positions(w, padding[1], padding[3], pool_size[1], s[1], dilation[1],
+                             ceil_mode)
+    (oh, kh), (ow, kw) = rows.shape, cols.shape
+    rin, cin = (rows >= 0) & (rows < h), (cols >= 0) & (cols < w)
+    if h and w:
+        rc, cc = np.clip(rows, 0, h - 1), np.clip(cols, 0, w - 1)
+        vals = x[:, :, rc[:, :, None, None], cc[None, None, :, :]]  # (N, C, OH, KH, OW, KW)
+    else:
+        vals = np.zeros((n, c, oh, kh, ow, kw))
+    vals = vals.transpose(0, 1, 2, 4, 3, 5).reshape(n, c, oh, ow, kh * kw)
+    mask = (rin[:, None, :, None] & cin[None, :, None, :]).reshape(oh, ow, kh * kw)
+    return vals, mask, rows, cols
+
+
+def _max_pool2d(x: np.ndarray, pool_size: Sequence[int], strides: Optional[Sequence[int]] = None,
+                padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
+                ceil_mode: bool = False) -> np.ndarray:
+    """The maximum of each window's elements inside the input (padding never wins;
+    a window of only padding gives -inf)."""
+    vals, mask, _, _ = _pool_windows(x, pool_size, strides, padding, dilation, ceil_mode)
+    return np.where(mask, vals, -np.inf).max(axis=-1)
+
+
+def _max_pool2d_corner(x: np.ndarray, pool_size: Sequence[int],
+                       strides: Optional[Sequence[int]] = None,
+                       padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
+                       ceil_mode: bool = False) -> Any:
+    """Which element of each window is its first maximum (row-major window order:
+    the one the gradient goes to), and its gap to the runner-up (a tie is a corner)."""
+    vals, mask, _, _ = _pool_windows(x, pool_size, strides, padding, dilation, ceil_mode)
+    y = np.where(mask, vals, -np.inf)
+    side = np.argmax(y, axis=-1)
+    if y.shape[-1] < 2:
+        return side, np.full(side.shape, np.inf)
+    s = np.sort(y, axis=-1)
+    return side, s[..., -1] - s[..., -2]
+
+
+def _avg_pool2d(x: np.ndarray, pool_size: Sequence[int], strides: Optional[Sequence[int]] = None,
+                padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
+                ceil_mode: bool = False, count_include_pad: bool = False) -> np.ndarray:
+    """The sum of each window's elements inside the input over the divisor: how
+    many of its positions are inside the input, or with count_include_pad inside
+    the padded bounds [-top, H + bottom) x [-left, W + right) (not the positions
+    beyond them that ceil_mode adds)."""
+    h, w = x.shape[2:]
+    vals, mask, rows, cols = _pool_windows(x, pool_size, strides, padding, dilation, ceil_mode)
+    if count_include_pad:
+        rn = ((rows >= -padding[0]) & (rows < h + padding[2])).sum(axis=1)
+        cn = ((cols >= -padding[1]) & (cols < w + padding[3])).sum(axis=1)
+    else:
+        rn = ((rows >= 0) & (rows < h)).sum(axis=1)
+        cn = ((cols >= 0) & (cols < w)).sum(axis=1)
+    return np.where(mask, vals, 0.0).sum(axis=-1) / (rn[:, None] * cn[None, :])
+
+
+def _pool_terms(x: np.ndarray, pool_size: Sequence[int], *_: Any, **__: Any) -> float:
+    return float(pool_size[0] * pool_size[1])
+
+
 # ============================================================================
 # The op table
 # ============================================================================
@@ -558,7 +674,7 @@ def _build_table() -> dict[str, OpSpec]:
         OpSpec("subtract", BINARY, np.subtract, NUMERIC),
         OpSpec("multiply", BINARY, np.multiply, NUMERIC, weight=1.5),
         OpSpec("divide", BINARY, _divide, NUMERIC, needs=(None, DENOMINATOR)),
-        OpSpec("greater", COMPARE, np.greater, NUMERIC, jump=_compare_jump(np.greater),
+        OpSpec("greater", COMPARE, np.greater, ANY, jump=_compare_jump(np.greater),
                weight=0.6),
         OpSpec("where", SELECT, np.where, ANY),
         OpSpec("sum", REDUCE, _reduction(np.sum), NUMERIC),
@@ -603,13 +719,13 @@ def _build_table() -> dict[str, OpSpec]:
                weight=0.7),
         OpSpec("minimum", BINARY, np.minimum, NUMERIC, corner=np.subtract, exact=True,
                weight=0.7),
-        OpSpec("equal", COMPARE, np.equal, NUMERIC, jump=_compare_jump(np.equal), weight=0.4),
-        OpSpec("not_equal", COMPARE, np.not_equal, NUMERIC, jump=_compare_jump(np.not_equal),
+        OpSpec("equal", COMPARE, np.equal, ANY, jump=_compare_jump(np.equal), weight=0.4),
+        OpSpec("not_equal", COMPARE, np.not_equal, ANY, jump=_compare_jump(np.not_equal),
                weight=0.4),
-        OpSpec("greater_equal", COMPARE, np.greater_equal, NUMERIC,
+        OpSpec("greater_equal", COMPARE, np.greater_equal, ANY,
                jump=_compare_jump(np.greater_equal), weight=0.4),
-        OpSpec("less", COMPARE, np.less, NUMERIC, jump=_compare_jump(np.less), weight=0.4),
-        OpSpec("less_equal", COMPARE, np.less_equal, NUMERIC, jump=_compare_jump(np.less_equal),
+        OpSpec("less", COMPARE, np.less, ANY, jump=_compare_jump(np.less), weight=0.4),
+        OpSpec("less_equal", COMPARE, np.less_equal, ANY, jump=_compare_jump(np.less_equal),
                weight=0.4),
         # Creation from a 0-d value or another tensor's type.
         OpSpec("full", CREATE, _full, ANY, weight=0.3, sample=_sample_full),
@@ -651,6 +767,13 @@ def _build_table() -> dict[str, OpSpec]:
         OpSpec("pad", CUSTOM, _pad, ANY, exact=True, weight=0.4, sample=_sample_pad),
         OpSpec("triu", CUSTOM, _triu, ANY, exact=True, weight=0.3, sample=_sample_triangle),
         OpSpec("tril", CUSTOM, _tril, ANY, exact=True, weight=0.3, sample=_sample_triangle),
+        # Convolution and pooling (NCHW; max_pool2d: ties in a window are corners).
+        OpSpec("conv2d", CUSTOM, _conv2d, FLOAT, weight=0.4, sample=_sample_conv2d,
+               terms=_conv2d_terms),
+        OpSpec("max_pool2d", CUSTOM, _max_pool2d, FLOAT, corner=_max_pool2d_corner, exact=True,
+               weight=0.35, sample=_sample_pool2d),
+        OpSpec("avg_pool2d", CUSTOM, _avg_pool2d, FLOAT, weight=0.35, sample=_sample_pool2d,
+               terms=_pool_terms),
     ]
     return {s.name: s for s in specs}
 
@@ -1568,9 +1691,9 @@ def _pick_partner(g: _Generator, a: Val, *others: tuple[int, ...]) -> Val:
     return g.fresh(TensorType(shape, a.type.dtype))
 
 
-def _sample_binary(g: _Generator, spec: OpSpec) -> Optional[Call]:
-    dtype = g.pick_dtype(spec)
-    if dtype == "i1":
+def _sample_binary(g: _Generator, spec: OpSpec, dtype: Optional[str] = None) -> Optional[Call]:
+    dtype = dtype or g.pick_dtype(spec)
+    if dtype == "i1" and spec.kind != COMPARE:
         return None
     a = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
     assert a is not None
@@ -1632,7 +1755,10 @@ def _sample_create(g: _Generator, spec: OpSpec) -> Optional[Call]:
 
 
 def _sample_compare(g: _Generator, spec: OpSpec) -> Optional[Call]:
-    call = _sample_binary(g, spec)
+    """Numeric operands, or i1 ones (compared unsigned: False < True)."""
+    call = _sample_binary(g, spec, "i1" if g.chance(0.1) else None)
+    if call is not None and call.operands[0].type.dtype == "i1":
+        g.features.add("compare-i1")
     if call is not None and g.chance(0.1):
         # Compare a value with itself (every element a tie).
         call.operands = [call.operands[0], call.operands[0]]
@@ -2211,6 +2337,176 @@ def _sample_triangle(g: _Generator, spec: OpSpec) -> Optional[Call]:
     if x is None:
         return None
     return Call([x], {} if g.chance(0.3) else {"k": int(g.rng.integers(-3, 4))})
+
+
+# -- convolution and pooling ----------------------------------------------------------
+
+# The largest number of products a generated conv2d sums (N O OH OW C/groups KH KW).
+CONV_COST = 1500
+
+
+def _nchw_shape(g: _Generator, numel: int) -> tuple[int, ...]:
+    """A random (N, C, H, W) of `numel` (> 0) elements, most of them in H and W."""
+    dims = [1, 1, 1, 1]
+    m, p = numel, 2
+    while m > 1:
+        while m % p == 0:
+            dims[int(g.choice([0, 1, 2, 3], [0.2, 0.4, 2.0, 2.0]))] *= p
+            m //= p
+        p += 1
+    return tuple(dims)
+
+
+def _nchw_operand(g: _Generator, spec: OpSpec, channels: int = 1) -> Optional[Val]:
+    """A 4-d (N, C, H, W) operand with C a multiple of `channels`: a 4-d pool
+    value, another pool value reshaped to 4-d (so that the op reads what the
+    program computed), or a fresh one (sometimes with a 0-size dim in programs
+    that have them)."""
+    dtype = g.pick_dtype(spec)
+    limit = g.max_numel // 2
+    r = g.rng.random()
+    if r < 0.4:
+        v = g.pick(_tensor(lambda t: t.dtype == dtype and t.rank == 4 and t.numel <= limit
+                           and t.shape[1] % channels == 0 and t.shape[2] * t.shape[3] >= 4))
+        if v is not None:
+            return v
+    if r < 0.75:
+        v = g.pick(_tensor(lambda t: t.dtype == dtype and t.rank != 4 and 4 <= t.numel <= limit
+                           and t.numel % channels == 0))
+        if v is not None:
+            n, c, h, w = _nchw_shape(g, v.type.numel // channels)
+            shape = TensorType((n, c * channels, h, w), dtype)
+            r4 = g.finish(OPS["reshape"], Call([v], {}, shape), check=False)
+            assert r4 is not None
+            return r4
+    for _ in range(20):
+        c = channels * int(g.choice([1, 2])) if channels > 1 else \
+            int(g.choice([1, 2, 3, 4], [3, 3, 1, 1]))
+        shape = [int(g.choice([1, 2, 3], [4, 2, 0.5])), c,
+                 int(g.choice(range(1, 8), [1, 2, 2, 2, 2, 1, 0.5])),
+                 int(g.choice(range(1, 8), [1, 2, 2, 2, 2, 1, 0.5]))]
+        if g.zero_dims and g.chance(0.3):
+            shape[int(g.rng.integers(0, 4))] = 0
+        if int(np.prod(shape)) <= g.cfg.max_param_numel:
+            return g.fresh(TensorType(tuple(shape), dtype))
+    return None
+
+
+def _window_attrs(g: _Generator, attrs: dict[str, Any], name: str, value: list[int],
+                  default: list[int]) -> None:
+    """Sets attribute `name`, or leaves it out when it is the default (mostly)."""
+    if value != default or g.chance(0.25):
+        attrs[name] = value
+
+
+def _sample_conv2d(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    """x (N, C, H, W) and w (O, C / groups, KH, KW) of one float type; groups a
+    divisor of C (O a multiple of it); strides 1-3, dilation 1-2, padding 0-2
+    (top, left, bottom, right); the result at most max_numel elements and
+    CONV_COST products."""
+    grouped = g.chance(0.35)
+    x = _nchw_operand(g, spec, int(g.choice([2, 3])) if grouped else 1)
+    if x is None:
+        return None
+    n, c, h, w = x.type.shape
+    for _ in range(20):
+        divisors = [d for d in range(2, 5) if c % d == 0] if c else [2, 3]
+        groups = int(g.choice(divisors)) if divisors and (grouped or g.chance(0.2)) else 1
+        o = groups * int(g.choice([1, 2, 3], [3, 2, 1]))
+        if g.zero_dims and g.chance(0.1):
+            o = 0
+        k = [int(g.choice([1, 2, 3], [1, 3, 2])) for _ in range(2)]
+        strides = [int(g.choice([1, 2, 3], [4, 2, 1])) for _ in range(2)]
+        dilation = [int(g.choice([1, 2], [4, 1])) for _ in range(2)]
+        padding = [int(g.choice([0, 1, 2], [4, 2, 1])) for _ in range(4)] if g.chance(0.6) \
+            else [0, 0, 0, 0]
+        size = []
+        for i, d in enumerate((h, w)):
+            span = d + padding[i] + padding[i + 2] - dilation[i] * (k[i] - 1) - 1
+            size.append(span // strides[i] + 1 if span >= 0 else 0)
+        out = n * o * size[0] * size[1]
+        if min(size) >= 1 and out <= g.max_numel and \
+                out * (c // groups) * k[0] * k[1] <= CONV_COST:
+            break
+    else:
+        return None
+    wt = TensorType((o, c // groups, k[0], k[1]), x.type.dtype)
+    wv = g.pick(_tensor(lambda t: t == wt)) if g.chance(0.3) else None
+    wv = wv or g.fresh(wt)
+    attrs: dict[str, Any] = {}
+    _window_attrs(g, attrs, "strides", strides, [1, 1])
+    _window_attrs(g, attrs, "padding", padding, [0, 0, 0, 0])
+    _window_attrs(g, attrs, "dilation", dilation, [1, 1])
+    if groups != 1 or g.chance(0.25):
+        attrs["groups"] = groups
+    if groups > 1:
+        g.features.add("conv-groups")
+    if any(padding):
+        g.features.add("conv-padding")
+    if dilation != [1, 1]:
+        g.features.add("conv-dilation")
+    return Call([x, wv], attrs)
+
+
+def _sample_pool2d(g: _Generator, spec: OpSpec) -> Optional[Call]:
+    """pool_size 1-3; strides (absent: pool_size) 1-3; dilation 1-2; padding at most
+    half the window (its extent with dilation); ceil_mode; for avg_pool2d
+    count_include_pad. No window without an element of x unless its mean counts
+    padding (max: -inf; avg: 0 / 0)."""
+    x = _nchw_operand(g, spec)
+    if x is None:
+        return None
+    h, w = x.type.shape[2:]
+    avg = spec.name == "avg_pool2d"
+    for _ in range(20):
+        pool = [int(g.choice([1, 2, 3], [1, 3, 2])) for _ in range(2)]
+        strides = None if g.chance(0.4) else [int(g.choice([1, 2, 3], [2, 2, 1]))
+                                              for _ in range(2)]
+        dilation = [int(g.choice([1, 2], [4, 1])) for _ in range(2)]
+        extent = [dilation[i] * (pool[i] - 1) + 1 for i in range(2)]
+        padding = [int(g.rng.integers(0, extent[i % 2] // 2 + 1)) if g.chance(0.5) else 0
+                   for i in range(4)]
+        ceil_mode = g.chance(0.5)
+        include = avg and g.chance(0.4)
+        s = strides or pool
+        rows = _window_positions(h, padding[0], padding[2], pool[0], s[0], dilation[0], ceil_mode)
+        cols = _window_positions(w, padding[1], padding[3], pool[1], s[1], dilation[1], ceil_mode)
+        if rows.shape[0] == 0 or cols.shape[0] == 0:
+            continue
+        if x.type.shape[0] * x.type.shape[1] * rows.shape[0] * cols.shape[0] > g.max_numel:
+            continue
+        empty = not (np.all(np.any((rows >= 0) & (rows < h), axis=1))
+                     and np.all(np.any((cols >= 0) & (cols < w), axis=1)))
+        if empty and not include:
+            continue
+        adds = ceil_mode and (rows.shape[0], cols.shape[0]) != tuple(
+            _window_positions(d, padding[i], padding[i + 2], pool[i], s[i], dilation[i]).shape[0]
+            for i, d in enumerate((h, w)))
+        if ceil_mode and not adds and g.chance(0.6):
+            continue  # mostly a ceil_mode that adds a window
+        break
+    else:
+        return None
+    attrs: dict[str, Any] = {"pool_size": pool}
+    if strides is not None:
+        attrs["strides"] = strides
+    _window_attrs(g, attrs, "padding", padding, [0, 0, 0, 0])
+    _window_attrs(g, attrs, "dilation", dilation, [1, 1])
+    if ceil_mode or g.chance(0.2):
+        attrs["ceil_mode"] = ceil_mode
+    if avg and (include or g.chance(0.2)):
+        attrs["count_include_pad"] = include
+    if adds:
+        g.features.add("pool-ceil-mode")  # ceil_mode added a window
+    if any(padding):
+        g.features.add("pool-padding")
+        if include:
+            g.features.add("pool-count-include-pad")
+    if dilation != [1, 1]:
+        g.features.add("pool-dilation")
+    if empty:
+        g.features.add("pool-padding-window")  # a window of only padding (mean 0)
+    return Call([x], attrs)
 
 
 DEFAULT_SAMPLERS: dict[str, Sampler] = {

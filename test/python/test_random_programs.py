@@ -98,7 +98,8 @@ COVERAGE = (
        "astype-int-float", "astype-i1-float", "astype-i1-int",
        "split-sections", "split-points", "split-beyond", "split-negative", "take-clamped",
        "negative-stride",
-       "nll-ignored", "nll-out-of-range", "nll-weights"}
+       "nll-ignored", "nll-out-of-range", "nll-weights", "compare-i1",
+       "conv-groups", "pool-ceil-mode", "pool-count-include-pad"}
 )
 
 
@@ -255,3 +256,57 @@ def test_interpreter_semantics_of_reductions_nn_and_shape_ops() -> None:
     np.testing.assert_array_equal(ops["tril"].ref(np.ones((2, 3)), k=-1), [[0, 0, 0], [1, 0, 0]])
     np.testing.assert_array_equal(
         ops["concat"].ref(np.zeros((2, 1)), np.ones((2, 2)), axis=-1), [[0, 1, 1], [0, 1, 1]])
+
+
+def test_interpreter_semantics_of_convolution_and_pooling() -> None:
+    """conv2d / max_pool2d / avg_pool2d references on cases worked out by hand, and
+    against the window-by-window loops of op_table; comparisons of i1 operands."""
+    import op_table as ot
+    ops = pg.OPS
+    x = np.arange(18.0).reshape(1, 2, 3, 3)
+    # Grouped conv: each output channel sums 2x2 windows of its own input channel.
+    np.testing.assert_array_equal(ops["conv2d"].ref(x, np.ones((2, 1, 2, 2)), groups=2),
+                                  [[[[8, 12], [20, 24]], [[44, 48], [56, 60]]]])
+    # One zero row on top, stride 2 down: rows (-1, 0) and (1, 2).
+    np.testing.assert_array_equal(
+        ops["conv2d"].ref(x[:, :1], np.ones((1, 1, 2, 2)), strides=[2, 1],
+                          padding=[1, 0, 0, 0]), [[[[1, 3], [20, 24]]]])
+    # ceil_mode adds the windows that start inside the input.
+    y = x[:, :1]
+    np.testing.assert_array_equal(ops["max_pool2d"].ref(y, pool_size=[2, 2], ceil_mode=True),
+                                  [[[[4, 5], [7, 8]]]])
+    assert ops["max_pool2d"].ref(y, pool_size=[2, 2]).shape == (1, 1, 1, 1)
+    # Padding never wins a max (all elements negative).
+    np.testing.assert_array_equal(
+        ops["max_pool2d"].ref(-1.0 - y, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]),
+        [[[[-1, -2], [-4, -5]]]])
+    # The gradient goes to the first maximum of a window (row-major): a tie is a corner.
+    side, gap = ops["max_pool2d"].corner(np.array([[[[1.0, 2.0], [2.0, 0.0]]]]), pool_size=[2, 2])
+    assert side.tolist() == [[[[1]]]] and gap.tolist() == [[[[0.0]]]]
+    # avg: the divisor counts elements inside the input, or with count_include_pad
+    # those inside the padded bounds (not the rows ceil_mode adds beyond them).
+    ones = np.ones((1, 1, 2, 3))
+    kw = {"pool_size": [3, 3], "strides": [2, 2], "padding": [1, 1, 1, 1], "ceil_mode": True}
+    np.testing.assert_allclose(ops["avg_pool2d"].ref(ones, **kw), np.ones((1, 1, 2, 2)))
+    np.testing.assert_allclose(ops["avg_pool2d"].ref(ones, count_include_pad=True, **kw),
+                               [[[[4 / 9, 4 / 9], [2 / 6, 2 / 6]]]])
+    # Against op_table's loops: strides, padding, dilation, groups, ceil_mode.
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(2, 4, 7, 6))
+    for kw in [{}, {"strides": [2, 3], "padding": [1, 0, 2, 1]},
+               {"dilation": [2, 1], "padding": [1, 1, 1, 1], "groups": 2},
+               {"groups": 4, "strides": [1, 2]}]:
+        w = rng.normal(size=(4, 4 // kw.get("groups", 1), 3, 2))
+        np.testing.assert_allclose(ops["conv2d"].ref(a, w, **kw), ot.conv2d(**kw)(a, w))
+    for kw in [{"pool_size": [2, 2]},
+               {"pool_size": [3, 3], "strides": [2, 2], "padding": [1, 1, 1, 1]},
+               {"pool_size": [3, 2], "strides": [2, 2], "padding": [1, 1, 1, 0], "ceil_mode": True},
+               {"pool_size": [2, 2], "strides": [1, 2], "dilation": [2, 1], "ceil_mode": True}]:
+        np.testing.assert_array_equal(ops["max_pool2d"].ref(a, **kw), ot.pool2d("max", **kw)(a))
+        for include in (False, True):
+            np.testing.assert_allclose(ops["avg_pool2d"].ref(a, count_include_pad=include, **kw),
+                                       ot.pool2d("avg", count_include_pad=include, **kw)(a))
+    # i1 operands compare unsigned: False < True.
+    t, f = np.array([False, True, True]), np.array([True, True, False])
+    np.testing.assert_array_equal(ops["less"].ref(t, f), [True, False, False])
+    np.testing.assert_array_equal(ops["greater_equal"].ref(t, f), [False, True, True])

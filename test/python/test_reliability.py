@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 import os
 import threading
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 import pytest
@@ -434,3 +434,38 @@ def test_cumsum_feeding_a_broadcast() -> None:
     loss, (grad,) = exe.main_adjoint(np.full((1, 1), 6.0))
     assert float(loss) == 6.0 * (1 + 2 + 3)
     np.testing.assert_array_equal(grad, [[6.0]])
+
+
+EMPTY_INPUT_WINDOW_OPS = [
+    ('"relax.conv2d"(%x, %w) {padding = array<i64: 0, 0, 0, 1>} : (tensor<1x1x1x0xf64>, '
+     'tensor<1x1x1x1xf64>) -> tensor<1x1x1x1xf64>', (1, 1, 1, 0), True),
+    ('"relax.avg_pool2d"(%x) {pool_size = array<i64: 2, 1>, padding = array<i64: 1, 0, 1, 0>, '
+     'count_include_pad = true} : (tensor<1x1x0x1xf64>) -> tensor<1x1x1x1xf64>',
+     (1, 1, 0, 1), False),
+]
+
+
+@pytest.mark.parametrize("op,shape,weights", EMPTY_INPUT_WINDOW_OPS, ids=["conv2d", "avg_pool2d"])
+def test_gradient_of_a_window_op_on_an_empty_input(op: str, shape: tuple, weights: bool,
+                                                   tmp_path: Any) -> None:
+    """An input with a size-0 dim that padding turns into a non-empty output: the
+    input's (empty) gradient used to be built as a convolution whose shape
+    inference failed, aborting the process. Empty operands need no rule now."""
+    params = f"%x: {rt.tensor_type(shape, np.float64)}"
+    if weights:
+        params += ", %w: tensor<1x1x1x1xf64>"
+    text = (f"func.func @main({params}) -> tensor<f64> {{\n"
+            f"  %r = relax.dataflow -> (tensor<f64>) {{\n    %y = {op}\n"
+            f'    %s = "relax.sum"(%y) : (tensor<1x1x1x1xf64>) -> tensor<f64>\n'
+            f"    relax.output %s : tensor<f64>\n  }}\n  return %r : tensor<f64>\n}}\n")
+    proc = rt.run_python(f"""
+        import numpy as np, relax_mlir
+        exe = relax_mlir.compile(relax_mlir.gradient({text!r}))
+        args = [np.zeros({shape!r})] + ([np.ones((1, 1, 1, 1))] if {weights!r} else [])
+        loss, grads = exe.main_adjoint(*args)
+        assert float(loss) == 0.0 and grads[0].shape == {shape!r}
+        if {weights!r}:
+            assert grads[1].shape == (1, 1, 1, 1) and float(grads[1].sum()) == 0.0
+        print("ok")
+    """, tmp_path)
+    assert proc.returncode == 0 and "ok" in proc.stdout, rt.describe_process(proc)

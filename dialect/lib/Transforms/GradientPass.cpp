@@ -400,15 +400,22 @@ LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
   for (Operation *op : llvm::reverse(bindings)) {
     SmallVector<Value> resultGrads;
     bool anyGrad = false;
+    // A tensor with no elements carries nothing: its adjoint is zero, and an
+    // operand with no elements needs none (rules need not handle empty
+    // operands, e.g. a convolution whose input has a size-0 dim).
+    auto isEmptyTensor = [](Value v) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      return t && t.hasStaticShape() && t.getNumElements() == 0;
+    };
     for (Value r : op->getResults()) {
       Value g = adjoints.lookup(r);
-      if (g && isKnownZero(g))
+      if (g && (isKnownZero(g) || isEmptyTensor(r)))
         g = Value();
       resultGrads.push_back(g);
       anyGrad |= static_cast<bool>(g);
     }
-    SmallVector<bool> needsGrad =
-        llvm::map_to_vector(op->getOperands(), [&](Value v) { return active.contains(v); });
+    SmallVector<bool> needsGrad = llvm::map_to_vector(
+        op->getOperands(), [&](Value v) { return active.contains(v) && !isEmptyTensor(v); });
     bool captures = capturesActive.contains(op);
     if (!anyGrad || (!llvm::is_contained(needsGrad, true) && !captures))
       continue;
