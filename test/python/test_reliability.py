@@ -469,3 +469,39 @@ def test_gradient_of_a_window_op_on_an_empty_input(op: str, shape: tuple, weight
         print("ok")
     """, tmp_path)
     assert proc.returncode == 0 and "ok" in proc.stdout, rt.describe_process(proc)
+
+
+HALF_COMPOSITES = """
+func.func @main(%x: tensor<2x3x2xf16>, %g: tensor<3xf16>, %b: tensor<3xf16>)
+    -> tuple<tensor<2x3x2xf16>, tensor<2x3x2xf16>, tensor<2x3x2xf16>> {
+  %r:3 = relax.dataflow -> (tensor<2x3x2xf16>, tensor<2x3x2xf16>, tensor<2x3x2xf16>) {
+    %l = relax.log_softmax %x {axis = 1 : i64} : tensor<2x3x2xf16>
+    %s = relax.softmax %x {axis = 1 : i64} : tensor<2x3x2xf16>
+    %n = relax.layer_norm %x, %g, %b {axes = array<i64: 1>} : tensor<2x3x2xf16>, tensor<3xf16>, tensor<3xf16>
+    relax.output %l, %s, %n : tensor<2x3x2xf16>, tensor<2x3x2xf16>, tensor<2x3x2xf16>
+  }
+  %t = relax.tuple(%r#0, %r#1, %r#2 : tensor<2x3x2xf16>, tensor<2x3x2xf16>, tensor<2x3x2xf16>)
+  return %t : tuple<tensor<2x3x2xf16>, tensor<2x3x2xf16>, tensor<2x3x2xf16>>
+}
+"""
+
+
+def test_half_precision_composites_round_once() -> None:
+    """softmax, log_softmax and layer_norm of f16 compute in f32 and round once:
+    within one f16 ulp of the float64 result (rounding the intermediate sum to
+    f16 before its log used to cost 8 ulp; random program seed 20606)."""
+    x = np.array([[[1.094, -0.282], [-1.95, -2.01], [-1.234, 1.52]],
+                  [[0.37, 0.81], [-0.66, 0.05], [1.9, -1.1]]], dtype=np.float16)
+    g = np.array([0.8, 1.2, 1.0], dtype=np.float16)
+    b = np.array([0.1, -0.2, 0.0], dtype=np.float16)
+    lsm, sm, ln = relax_mlir.compile(HALF_COMPOSITES)["main"](x, g, b)
+    x64 = x.astype(np.float64)
+    shifted = x64 - x64.max(1, keepdims=True)
+    ref_lsm = shifted - np.log(np.exp(shifted).sum(1, keepdims=True))
+    mean = x64.mean(1, keepdims=True)
+    var = ((x64 - mean) ** 2).mean(1, keepdims=True)
+    ref_ln = ((x64 - mean) / np.sqrt(var + 1e-5) * g.astype(np.float64)[:, None]
+              + b.astype(np.float64)[:, None])
+    for got, ref in ((lsm, ref_lsm), (sm, np.exp(ref_lsm)), (ln, ref_ln)):
+        ulp = np.spacing(np.abs(ref).astype(np.float16)).astype(np.float64)
+        assert np.all(np.abs(got.astype(np.float64) - ref) <= ulp), (got, ref)

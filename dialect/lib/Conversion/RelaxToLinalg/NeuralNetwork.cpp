@@ -2,7 +2,8 @@
 //
 // The softmax family, cross entropy and layer_norm are rewritten into simpler
 // relax ops (which the conversion then lowers in turn, with their accumulating
-// reductions); nll_loss gathers with one linalg.generic over the targets.
+// reductions; f16 and bf16 compute in f32 and round once); nll_loss gathers
+// with one linalg.generic over the targets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,24 @@ static Value constantLike(OpBuilder &b, Location loc, Value like, double value) 
       b, loc, DenseElementsAttr::get(type, b.getFloatAttr(elt, value).getValue()));
 }
 
+/// `v` converted to f32 when it is an f16 or bf16 tensor (relax.astype): the
+/// composite ops below compute in f32 and round once at the end.
+static Value widenHalf(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!isa<Float16Type, BFloat16Type>(type.getElementType()))
+    return v;
+  return AstypeOp::create(b, loc, type.clone(b.getF32Type()), v);
+}
+
+/// Replaces `op` by `v` converted back to the op's result type.
+static void replaceNarrowing(ConversionPatternRewriter &rewriter, Operation *op, Value v) {
+  Type type = op->getResult(0).getType();
+  if (v.getType() == type)
+    rewriter.replaceOp(op, v);
+  else
+    rewriter.replaceOpWithNewOp<AstypeOp>(op, type, v);
+}
+
 /// softmax: e = exp(x - max(x)), e / sum(e); log_softmax: (x - m) - log(sum(exp(x - m))).
 template <typename Op, bool IsLog>
 struct SoftmaxLowering : OpConversionPattern<Op> {
@@ -29,16 +48,16 @@ struct SoftmaxLowering : OpConversionPattern<Op> {
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value x = adaptor.getX();
+    Value x = widenHalf(rewriter, loc, adaptor.getX());
     DenseI64ArrayAttr axis = rewriter.getDenseI64ArrayAttr({op.getNormalizedAxis()});
     BoolAttr keep = rewriter.getBoolAttr(true);
     Value shifted = SubtractOp::create(rewriter, loc, x, MaxOp::create(rewriter, loc, x, axis, keep));
     Value e = ExpOp::create(rewriter, loc, shifted);
     Value total = SumOp::create(rewriter, loc, e, axis, keep);
-    if (IsLog)
-      rewriter.replaceOpWithNewOp<SubtractOp>(op, shifted, LogOp::create(rewriter, loc, total));
-    else
-      rewriter.replaceOpWithNewOp<DivideOp>(op, e, total);
+    Value y = IsLog ? Value(SubtractOp::create(rewriter, loc, shifted,
+                                               LogOp::create(rewriter, loc, total)))
+                    : Value(DivideOp::create(rewriter, loc, e, total));
+    replaceNarrowing(rewriter, op, y);
     return success();
   }
 };
@@ -65,8 +84,8 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
   LogicalResult matchAndRewrite(LayerNormOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value x = adaptor.getX();
-    RankedTensorType xType = op.getX().getType();
+    Value x = widenHalf(rewriter, loc, adaptor.getX());
+    auto xType = cast<RankedTensorType>(x.getType());
     SmallVector<int64_t> axes = op.getNormalizedAxes();
     SmallVector<int64_t> paramShape(xType.getRank(), 1);
     for (int64_t a : axes)
@@ -81,11 +100,13 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
                                keep);
     Value eps = constantLike(rewriter, loc, x, op.getEpsilon().convertToDouble());
     Value rstd = RsqrtOp::create(rewriter, loc, AddOp::create(rewriter, loc, var, eps));
-    Value gamma = ReshapeOp::create(rewriter, loc, paramType, adaptor.getGamma());
-    Value beta = ReshapeOp::create(rewriter, loc, paramType, adaptor.getBeta());
+    Value gamma = ReshapeOp::create(rewriter, loc, paramType,
+                                    widenHalf(rewriter, loc, adaptor.getGamma()));
+    Value beta = ReshapeOp::create(rewriter, loc, paramType,
+                                   widenHalf(rewriter, loc, adaptor.getBeta()));
     Value scaled = MultiplyOp::create(rewriter, loc,
                                       MultiplyOp::create(rewriter, loc, centered, rstd), gamma);
-    rewriter.replaceOpWithNewOp<AddOp>(op, scaled, beta);
+    replaceNarrowing(rewriter, op, AddOp::create(rewriter, loc, scaled, beta));
     return success();
   }
 };
