@@ -33,9 +33,7 @@ struct FullLowering : OpConversionPattern<Op> {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     Value element = tensor::ExtractOp::create(rewriter, loc, adaptor.getValue(), ValueRange{});
-    rewriter.replaceOp(op, linalg::FillOp::create(rewriter, loc, element,
-                                                  emptyTensor(rewriter, loc, type))
-                               .getResult(0));
+    rewriter.replaceOp(op, filledTensor(rewriter, loc, type, element));
     return success();
   }
 };
@@ -54,8 +52,7 @@ void mlir::relax::lowering::splatConstantsToFills(ModuleOp module) {
     OpBuilder b(op);
     Value element = arith::ConstantOp::create(b, op.getLoc(),
                                               cast<TypedAttr>(attr.getSplatValue<Attribute>()));
-    auto fill = linalg::FillOp::create(b, op.getLoc(), element, emptyTensor(b, op.getLoc(), type));
-    op.replaceAllUsesWith(fill.getResult(0));
+    op.replaceAllUsesWith(filledTensor(b, op.getLoc(), type, element));
     op.erase();
   });
 }

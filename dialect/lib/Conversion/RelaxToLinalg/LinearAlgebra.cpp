@@ -86,9 +86,7 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
     // f16 and bf16 products accumulate in f32.
     Type elt = out.getElementType(), acc = matmulAccumulatorType(elt);
     auto accType = out.clone(acc);
-    Value init = linalg::FillOp::create(rewriter, loc, scalar(rewriter, loc, acc, 0.0),
-                                        emptyTensor(rewriter, loc, accType))
-                     .getResult(0);
+    Value init = filledTensor(rewriter, loc, accType, rewriter.getZeroAttr(acc));
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{accType}, ValueRange{lhs, rhs},
         ValueRange{init}, maps, iterators, [&](OpBuilder &b, Location l, ValueRange x) {

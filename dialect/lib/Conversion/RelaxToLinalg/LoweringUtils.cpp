@@ -14,6 +14,17 @@ Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type) {
   return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
 }
 
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type, Value value) {
+  return linalg::FillOp::create(b, loc, value, emptyTensor(b, loc, type)).getResult(0);
+}
+
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type, TypedAttr value) {
+  Value empty = emptyTensor(b, loc, type);
+  return linalg::FillOp::create(b, loc, arith::ConstantOp::create(b, loc, value).getResult(),
+                                empty)
+      .getResult(0);
+}
+
 Value scalar(OpBuilder &b, Location loc, Type elt, double value) {
   if (isa<FloatType>(elt))
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, value));
@@ -79,7 +90,7 @@ Value padTensor(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
   for (int64_t d = 0; d < type.getRank(); ++d)
     shape[d] += low[d] + high[d];
   auto padded = type.clone(shape);
-  Value filled = linalg::FillOp::create(b, loc, value, emptyTensor(b, loc, padded)).getResult(0);
+  Value filled = filledTensor(b, loc, padded, value);
   if (type.getNumElements() == 0)
     return filled; // nothing to insert (and its offset may lie past the end)
   SmallVector<int64_t> strides(type.getRank(), 1);
@@ -169,9 +180,7 @@ Value buildReduce(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes, T
     shape.push_back(in.getDimSize(d));
   }
   auto outType = RankedTensorType::get(shape, acc);
-  Value init = linalg::FillOp::create(b, loc, arith::ConstantOp::create(b, loc, identity).getResult(),
-                                      emptyTensor(b, loc, outType))
-                   .getResult(0);
+  Value init = filledTensor(b, loc, outType, identity);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(in.getRank(), ctx),
                                  AffineMap::get(in.getRank(), 0, outExprs, ctx)};
   auto generic = linalg::GenericOp::create(

@@ -31,6 +31,12 @@ inline Value buildMul(OpBuilder &b, Location l, Value x, Value y) {
 /// An empty tensor of `type` (the init of a generic).
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type);
 
+/// A tensor of `type` with every element `value` (a linalg.fill of an empty
+/// tensor): inits of reductions and contractions, pads, splats.
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type, Value value);
+/// The same with the constant `value` (created after the empty tensor).
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type, TypedAttr value);
+
 /// A scalar constant `value` of element type `elt` (float or integer).
 Value scalar(OpBuilder &b, Location loc, Type elt, double value);
 

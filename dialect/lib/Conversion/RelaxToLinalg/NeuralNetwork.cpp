@@ -8,20 +8,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 
 using namespace mlir;
 using namespace mlir::relax;
 using namespace mlir::relax::lowering;
 
 namespace {
-
-/// A 0-d relax constant of `like`'s element type.
-static Value constantLike(OpBuilder &b, Location loc, Value like, double value) {
-  Type elt = cast<RankedTensorType>(like.getType()).getElementType();
-  auto type = RankedTensorType::get({}, elt);
-  return arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(type, b.getFloatAttr(elt, value).getValue()));
-}
 
 /// `v` converted to f32 when it is an f16 or bf16 tensor (relax.astype): the
 /// composite ops below compute in f32 and round once at the end.
@@ -72,7 +65,7 @@ struct CrossEntropyLowering : OpConversionPattern<CrossEntropyWithLogitsOp> {
     Value total = SumOp::create(rewriter, loc, product, DenseI64ArrayAttr(),
                                 rewriter.getBoolAttr(false));
     double scale = -1.0 / static_cast<double>(op.getBatchSize());
-    rewriter.replaceOpWithNewOp<MultiplyOp>(op, total, constantLike(rewriter, loc, total, scale));
+    rewriter.replaceOpWithNewOp<MultiplyOp>(op, total, vjp::scalarLike(rewriter, loc, total, scale));
     return success();
   }
 };
@@ -98,7 +91,7 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
     Value var = MeanOp::create(rewriter, loc,
                                MultiplyOp::create(rewriter, loc, centered, centered), axesAttr,
                                keep);
-    Value eps = constantLike(rewriter, loc, x, op.getEpsilon().convertToDouble());
+    Value eps = vjp::scalarLike(rewriter, loc, x, op.getEpsilon().convertToDouble());
     Value rstd = RsqrtOp::create(rewriter, loc, AddOp::create(rewriter, loc, var, eps));
     Value gamma = ReshapeOp::create(rewriter, loc, paramType,
                                     widenHalf(rewriter, loc, adaptor.getGamma()));
@@ -223,9 +216,7 @@ struct Conv2dLowering : OpConversionPattern<Conv2dOp> {
     Attribute dilations = pairAttr(rewriter, axes[0].dilation, axes[1].dilation);
     int64_t groups = static_cast<int64_t>(op.getGroups());
     auto zeroFilled = [&](RankedTensorType t) {
-      return linalg::FillOp::create(rewriter, loc, scalar(rewriter, loc, acc, 0.0),
-                                    emptyTensor(rewriter, loc, t))
-          .getResult(0);
+      return filledTensor(rewriter, loc, t, rewriter.getZeroAttr(acc));
     };
     Value result;
     if (groups == 1) {
@@ -270,8 +261,7 @@ struct MaxPool2dLowering : OpConversionPattern<MaxPool2dOp> {
     Value lowest = arith::ConstantOp::create(
         rewriter, loc, rewriter.getFloatAttr(elt, APFloat::getInf(elt.getFloatSemantics(), true)));
     Value x = padSpatial(rewriter, loc, adaptor.getX(), axes, lowest);
-    Value init = linalg::FillOp::create(rewriter, loc, lowest, emptyTensor(rewriter, loc, type))
-                     .getResult(0);
+    Value init = filledTensor(rewriter, loc, type, lowest);
     Value window = tensor::EmptyOp::create(rewriter, loc,
                                            ArrayRef<int64_t>{axes[0].kernel, axes[1].kernel}, elt);
     rewriter.replaceOp(
@@ -298,9 +288,7 @@ struct AvgPool2dLowering : OpConversionPattern<AvgPool2dOp> {
     SmallVector<WindowAxis, 2> axes = op.getWindowAxes();
     Value x = padSpatial(rewriter, loc, adaptor.getX(), axes, scalar(rewriter, loc, elt, 0.0));
     auto accType = type.clone(acc);
-    Value init = linalg::FillOp::create(rewriter, loc, scalar(rewriter, loc, acc, 0.0),
-                                        emptyTensor(rewriter, loc, accType))
-                     .getResult(0);
+    Value init = filledTensor(rewriter, loc, accType, rewriter.getZeroAttr(acc));
     Value window = tensor::EmptyOp::create(rewriter, loc,
                                            ArrayRef<int64_t>{axes[0].kernel, axes[1].kernel}, elt);
     Value sum = linalg::PoolingNchwSumOp::create(
@@ -308,16 +296,7 @@ struct AvgPool2dLowering : OpConversionPattern<AvgPool2dOp> {
                     pairAttr(rewriter, axes[0].stride, axes[1].stride),
                     pairAttr(rewriter, axes[0].dilation, axes[1].dilation))
                     .getResult(0);
-    auto divisorType = RankedTensorType::get({axes[0].out, axes[1].out}, acc);
-    SmallVector<APFloat> divisors;
-    for (double d : op.getDivisors()) {
-      bool lost;
-      APFloat v(d);
-      v.convert(cast<FloatType>(acc).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-      divisors.push_back(v);
-    }
-    Value divisor = arith::ConstantOp::create(rewriter, loc,
-                                              DenseElementsAttr::get(divisorType, divisors));
+    Value divisor = arith::ConstantOp::create(rewriter, loc, op.getDivisorAttr(acc));
     rewriter.replaceOp(op, buildElementwise(rewriter, loc, type, ValueRange{sum, divisor},
                                             [&](OpBuilder &b, Location l, ValueRange v) {
                                               Value q = arith::DivFOp::create(b, l, v[0], v[1]);

@@ -130,9 +130,7 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
     auto sliceType = RankedTensorType::get(sliceShape, elt);
     auto accType = RankedTensorType::get(sliceShape, acc);
     Value zero = scalar(rewriter, loc, acc, 0.0);
-    Value init =
-        linalg::FillOp::create(rewriter, loc, zero, emptyTensor(rewriter, loc, accType))
-            .getResult(0);
+    Value init = filledTensor(rewriter, loc, accType, zero);
     Value out = emptyTensor(rewriter, loc, type);
     Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value ub = arith::ConstantIndexOp::create(rewriter, loc, type.getDimSize(axis));

@@ -338,15 +338,7 @@ LogicalResult AvgPool2dOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange r
   RankedTensorType xType = getX().getType();
   Type elt = xType.getElementType();
   int64_t channels = xType.getDimSize(1);
-  auto divisorType = RankedTensorType::get({axes[0].out, axes[1].out}, elt);
-  SmallVector<APFloat> divisors;
-  for (double d : getDivisors()) {
-    bool lost;
-    APFloat v(d);
-    v.convert(cast<FloatType>(elt).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-    divisors.push_back(v);
-  }
-  Value divisor = arith::ConstantOp::create(b, loc, DenseElementsAttr::get(divisorType, divisors));
+  Value divisor = arith::ConstantOp::create(b, loc, getDivisorAttr(elt));
   auto onesType = RankedTensorType::get({channels, 1, axes[0].kernel, axes[1].kernel}, elt);
   Value ones = OnesOp::create(b, loc, onesType);
   operandGrads[0] = convInputGrad(b, loc, div(b, loc, resultGrads[0], divisor), ones, axes,

@@ -229,17 +229,18 @@ SmallVector<WindowAxis, 2> Conv2dOp::getWindowAxes() {
                             getDilation(), false, false);
 }
 
-SmallVector<WindowAxis, 2> MaxPool2dOp::getWindowAxes() {
-  return *computeWindowAxes(std::nullopt, getX().getType().getShape(), getPoolSize(),
-                            getStrideValues(), getPadding(), getDilation(), getCeilMode(), true);
+/// The window geometry of a verified pooling op (both share their attributes).
+template <typename Op>
+static SmallVector<WindowAxis, 2> poolWindowAxes(Op op) {
+  return *computeWindowAxes(std::nullopt, op.getX().getType().getShape(), op.getPoolSize(),
+                            op.getStrideValues(), op.getPadding(), op.getDilation(),
+                            op.getCeilMode(), true);
 }
 
-SmallVector<WindowAxis, 2> AvgPool2dOp::getWindowAxes() {
-  return *computeWindowAxes(std::nullopt, getX().getType().getShape(), getPoolSize(),
-                            getStrideValues(), getPadding(), getDilation(), getCeilMode(), true);
-}
+SmallVector<WindowAxis, 2> MaxPool2dOp::getWindowAxes() { return poolWindowAxes(*this); }
+SmallVector<WindowAxis, 2> AvgPool2dOp::getWindowAxes() { return poolWindowAxes(*this); }
 
-SmallVector<double> AvgPool2dOp::getDivisors() {
+DenseElementsAttr AvgPool2dOp::getDivisorAttr(Type elt) {
   SmallVector<WindowAxis, 2> axes = getWindowAxes();
   bool includePad = getCountIncludePad();
   // Per axis: how many of each window's positions count.
@@ -256,9 +257,16 @@ SmallVector<double> AvgPool2dOp::getDivisors() {
     return c;
   };
   SmallVector<int64_t> rows = counts(axes[0]), cols = counts(axes[1]);
-  SmallVector<double> divisors;
-  for (int64_t r : rows)
-    for (int64_t c : cols)
-      divisors.push_back(static_cast<double>(r * c));
-  return divisors;
+  const llvm::fltSemantics &semantics = cast<FloatType>(elt).getFloatSemantics();
+  SmallVector<APFloat> divisors;
+  for (int64_t r : rows) {
+    for (int64_t c : cols) {
+      bool lost;
+      APFloat v(static_cast<double>(r * c));
+      v.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+      divisors.push_back(v);
+    }
+  }
+  return DenseElementsAttr::get(RankedTensorType::get({axes[0].out, axes[1].out}, elt),
+                                divisors);
 }

@@ -202,8 +202,9 @@ def Relax_MaxPool2dOp : Relax_Pool2dOp<"max_pool2d", "max"> {
 
 def Relax_AvgPool2dOp : Relax_Pool2dOp<"avg_pool2d", "average",
     (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad), [{
-    /// Each output position's divisor, row-major over (out height, out width).
-    ::llvm::SmallVector<double> getDivisors();
+    /// Each output position's divisor as an (out height, out width) constant of
+    /// element type `elt` (the lowering divides by it; so does the gradient).
+    ::mlir::DenseElementsAttr getDivisorAttr(::mlir::Type elt);
   }]> {
   let description = [{
     The mean over each window, with the windows of `max_pool2d`. The divisor
