@@ -17,7 +17,9 @@ _NUMPY_DTYPES = {
     "i1": np.bool_, "i32": np.int32, "i64": np.int64,
 }
 
-PIPELINE = "builtin.module(relax-to-llvm)"
+def pipeline(opt_level: int = 3) -> str:
+    """The pass pipeline `compile` runs at `opt_level` (see `compile`)."""
+    return f"builtin.module(relax-to-llvm{{opt-level={opt_level}}})"
 
 
 def _leaves(spec: TypeSpec) -> Iterator[TensorSpec]:
@@ -234,6 +236,11 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3) -> Exec
     """Lowers every function of `module` to LLVM and JIT-compiles the public ones.
 
     Only `target="cpu"` exists so far. The input module is left unchanged.
+    `opt_level` 1-3 runs the CPU schedule (contractions in register tiles of
+    vector FMAs, every other linalg op vectorized along its innermost
+    dimension, for the host's vector width) and LLVM at that level; 0 lowers
+    every op to plain scalar loops and runs no LLVM optimization: the
+    reference for debugging and for checking the schedule.
     Raises `CompilationError` (with MLIR's diagnostics) when lowering fails.
     """
     if target != "cpu":
@@ -258,7 +265,8 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3) -> Exec
         specs[name] = (params, result)
     lowered = clone_module(module)
     try:
-        passmanager.PassManager.parse(PIPELINE, context=module.context).run(lowered.operation)
+        passmanager.PassManager.parse(pipeline(opt_level),
+                                      context=module.context).run(lowered.operation)
     except ir.MLIRError as e:
         raise CompilationError("lowering to LLVM failed", format_mlir_error(e)) from None
     try:

@@ -3,12 +3,28 @@
 #define RELAX_MLIR_PIPELINES_H
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir::relax {
+/// Options of the `relax-to-llvm` pipeline.
+struct RelaxToLLVMOptions : public PassPipelineOptions<RelaxToLLVMOptions> {
+  PassOptions::Option<int64_t> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("0: every linalg op becomes plain scalar loops (the reference, for "
+                     "debugging); 1-3: the CPU schedule (register tiles, vector code)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<int64_t> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register width the schedule targets (0: the host CPU's)"),
+      llvm::cl::init(0)};
+};
+
 /// relax (on tensors) to the LLVM dialect: inline, flatten tuples, lower to
-/// linalg, one-shot bufferize, results to out-parameters, deallocation, loops,
-/// LLVM; public functions get a C interface (`_mlir_ciface_<name>`).
-void buildRelaxToLLVMPipeline(OpPassManager &pm);
+/// linalg, fuse elementwise ops, (opt-level >= 1) tile and vectorize, one-shot
+/// bufferize, results to out-parameters, deallocation, loops, LLVM; public
+/// functions get a C interface (`_mlir_ciface_<name>`).
+void buildRelaxToLLVMPipeline(OpPassManager &pm,
+                              const RelaxToLLVMOptions &options = RelaxToLLVMOptions());
 void registerRelaxPipelines();
 } // namespace mlir::relax
 

@@ -1,6 +1,7 @@
 //===- InitAll.cpp - register the relax dialect, passes and pipelines -----===//
 
 #include "relax-mlir/InitAll.h"
+#include "relax-mlir/CodeGen/Passes.h"
 #include "relax-mlir/Conversion/Passes.h"
 #include "relax-mlir/Pipelines.h"
 #include "relax-mlir/Transforms/Passes.h"
@@ -20,6 +21,7 @@ void mlir::relax::registerAllPasses() {
   static bool registered = [] {
     registerRelaxTransformsPasses();
     registerRelaxConversionPasses();
+    registerRelaxCodeGenPasses();
     registerRelaxPipelines();
     return true;
   }();

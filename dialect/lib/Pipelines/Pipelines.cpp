@@ -1,10 +1,12 @@
 //===- Pipelines.cpp - relax to LLVM lowering pipeline --------------------===//
 
 #include "relax-mlir/Pipelines.h"
+#include "relax-mlir/CodeGen/Passes.h"
 #include "relax-mlir/Conversion/Passes.h"
 #include "relax-mlir/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -68,7 +70,9 @@ struct PrepareEntryPointsPass
 };
 } // namespace
 
-void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm) {
+void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
+                                           const RelaxToLLVMOptions &options) {
+  bool schedule = options.optLevel > 0;
   pm.addPass(createInlinerPass());
   pm.addPass(createConvertRelaxToLinalgPass());
   // Elementwise arith/math ops on tensors written by hand beside the relax ops
@@ -78,6 +82,15 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm) {
   // adjoint with the forward ones and undo the memory saving.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLinalgElementwiseOpFusionPass());
+  if (schedule) {
+    CPUTilePassOptions tile;
+    tile.vectorBits = options.vectorBits;
+    pm.addNestedPass<func::FuncOp>(createCPUTilePass(tile));
+    pm.addPass(createCanonicalizerPass());
+    pm.addNestedPass<func::FuncOp>(createCPUVectorizePass());
+    pm.addPass(createCanonicalizerPass());
+  }
+  // After the schedule: its canonicalizations would fold a copy away again.
   pm.addPass(std::make_unique<PrepareEntryPointsPass>());
 
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
@@ -95,16 +108,31 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
 
+  if (schedule)
+    pm.addNestedPass<func::FuncOp>(createCPULowerVectorsPass());
   pm.addPass(createConvertLinalgToLoopsPass());
+  if (schedule) {
+    // Fully unrolled: a loop over a vector's rows would allocate a stack
+    // buffer in each iteration of the enclosing tile loop.
+    pm.addPass(createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
+  }
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Math first: libm calls for a vector are made per element with vector
+  // ops, which the vector conversion then lowers.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  if (schedule) {
+    ConvertVectorToLLVMPassOptions toLLVM;
+    toLLVM.reassociateFPReductions = true;
+    pm.addPass(createConvertVectorToLLVMPass(toLLVM));
+  }
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -112,10 +140,14 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm) {
 }
 
 void mlir::relax::registerRelaxPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<RelaxToLLVMOptions>(
       "relax-to-llvm",
       "Lower relax functions to the LLVM dialect (relax and elementwise arith/math on "
-      "tensors to linalg, one-shot bufferization, "
-      "out-parameter results, deallocation, loops, C interface for public functions)",
-      buildRelaxToLLVMPipeline);
+      "tensors to linalg, elementwise fusion, at opt-level >= 1 the CPU schedule "
+      "(relax-cpu-tile, relax-cpu-vectorize, relax-cpu-lower-vectors), one-shot "
+      "bufferization, out-parameter results, deallocation, loops, C interface for "
+      "public functions)",
+      [](OpPassManager &pm, const RelaxToLLVMOptions &options) {
+        buildRelaxToLLVMPipeline(pm, options);
+      });
 }

@@ -1,0 +1,51 @@
+//===- Passes.h - relax code generation passes ------------------*- C++ -*-===//
+#ifndef RELAX_MLIR_CODEGEN_PASSES_H
+#define RELAX_MLIR_CODEGEN_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <optional>
+
+namespace mlir::relax {
+#define GEN_PASS_DECL
+#include "relax-mlir/CodeGen/Passes.h.inc"
+
+/// What the tiling heuristics need to know about the target.
+struct CPUTarget {
+  int64_t vectorBits = 512;
+  /// Vector registers the accumulator tile of a contraction may occupy.
+  int64_t accumulatorRegisters = 24;
+
+  /// The host's (AVX-512: 512 bits and 24 of 32 registers; AVX2: 256 and 12
+  /// of 16; otherwise 128 and 12 of 16). `vectorBits` > 0 overrides the width.
+  static CPUTarget host(int64_t vectorBits = 0);
+  /// Lanes of a vector of `elementType`.
+  int64_t lanes(Type elementType) const;
+};
+
+/// Tile sizes for one linalg op (one entry per loop; 0 = not tiled).
+struct TilePlan {
+  /// First level: parallel loops (and, for non-contractions, reductions).
+  SmallVector<int64_t> outer;
+  /// Second level, applied to the tile: the reduction loops of a contraction.
+  SmallVector<int64_t> inner;
+  /// Whether the op is a contraction whose output fill is fused into its tile.
+  bool contraction = false;
+};
+
+/// The register-level tile plan of `op` for `target`, or nothing when the op
+/// is not tiled (dynamic shapes, not vectorizable, nothing to gain).
+std::optional<TilePlan> planCPUTiles(linalg::LinalgOp op, const CPUTarget &target);
+
+#define GEN_PASS_REGISTRATION
+#include "relax-mlir/CodeGen/Passes.h.inc"
+} // namespace mlir::relax
+
+#endif // RELAX_MLIR_CODEGEN_PASSES_H

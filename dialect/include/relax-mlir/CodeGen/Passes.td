@@ -1,0 +1,75 @@
+//===- Passes.td - relax code generation passes ------------*- tablegen -*-===//
+//
+// The CPU schedule of the optimizing pipeline (relax-to-llvm{opt-level>=1}):
+// tile on tensors, vectorize, bufferize, then lower the vector ops. Each
+// step is a pass of its own so that lit tests can look between them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAX_CODEGEN_PASSES_TD
+#define RELAX_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CPUTilePass : Pass<"relax-cpu-tile", "::mlir::func::FuncOp"> {
+  let summary = "Tile linalg ops on tensors for registers (the CPU schedule's first step)";
+  let description = [{
+    Tiles every statically shaped linalg op that the vectorizer accepts, so
+    that each tile is a few vector registers:
+
+    - contractions (matmul with either operand transposed through its
+      indexing map, batch matmul, and any generic that is a sum of products):
+      the output is tiled `rows x cols`, with `cols` along the output's
+      contiguous dimension (up to four vectors) and `rows` as many as the
+      accumulator registers allow; the fill that initializes the output is
+      fused into the tile; the reduction dimensions are then tiled by 1, so
+      each step is one rank-1 update of the register tile.
+    - everything else (elementwise chains, broadcasts, reductions): one row
+      at a time, with the innermost dimension of the largest operand kept
+      whole up to eight vectors (longer ones in chunks).
+
+    A tile loop whose step does not divide its trip is peeled, so that every
+    tile has a static shape. Ops that cannot be vectorized (gathers, named
+    convolutions and pooling) are left alone and lowered to loops later.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of a vector register in bits (0: the host CPU's; 512 with "
+           "AVX-512, 256 with AVX2, 128 otherwise)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::affine::AffineDialect",
+                           "::mlir::tensor::TensorDialect", "::mlir::arith::ArithDialect"];
+}
+
+def CPUVectorizePass : Pass<"relax-cpu-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Vectorize tiled linalg ops and hoist their accumulators out of loops";
+  let description = [{
+    Rewrites each statically shaped linalg op of at most `max-elements`
+    iterations (the tiles made by `relax-cpu-tile`) into vector transfers and
+    vector arithmetic (`vector.contract` for contractions,
+    `vector.multi_reduction` for reductions), folds tensor slices into the
+    transfers, and hoists loop-invariant tensor subsets (the register tile of
+    a contraction) out of the reduction loop, so that the accumulator lives in
+    registers across it.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"4096",
+           "Largest iteration space (product of loop sizes) to vectorize">,
+  ];
+  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def CPULowerVectorsPass : Pass<"relax-cpu-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Hoist redundant vector transfers and lower vector ops to 1-D fma form";
+  let description = [{
+    Runs after bufferization: hoists vector.transfer_read/write pairs of the
+    same buffer out of loops, then lowers `vector.contract` to outer products
+    and those to `vector.fma`, `vector.multi_reduction` to 1-D reductions,
+    and transfers, transposes, shape casts and broadcasts to rank 1, in
+    separate pattern groups (one combined group explodes in memory).
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect"];
+}
+
+#endif // RELAX_CODEGEN_PASSES_TD

@@ -1,0 +1,453 @@
+//===- CPUSchedule.cpp - tile, vectorize and lower linalg for the CPU -----===//
+//
+// The optimizing CPU pipeline's schedule, in three passes:
+//   relax-cpu-tile          tensors: register tiles, fill fused, peeled loops
+//   relax-cpu-vectorize     tensors: vector transfers/contracts, hoisted tiles
+//   relax-cpu-lower-vectors memrefs: hoisted transfers, 1-D vector.fma form
+// Tile sizes come from `planCPUTiles`, the one place that knows the target.
+//
+//===----------------------------------------------------------------------===//
+
+#include "relax-mlir/CodeGen/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/TargetParser/Host.h"
+
+namespace mlir::relax {
+#define GEN_PASS_DEF_CPUTILEPASS
+#define GEN_PASS_DEF_CPUVECTORIZEPASS
+#define GEN_PASS_DEF_CPULOWERVECTORSPASS
+#include "relax-mlir/CodeGen/Passes.h.inc"
+} // namespace mlir::relax
+
+using namespace mlir;
+using namespace mlir::relax;
+
+//===----------------------------------------------------------------------===//
+// Target and tile plans
+//===----------------------------------------------------------------------===//
+
+CPUTarget CPUTarget::host(int64_t vectorBits) {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  bool avx512 = features.lookup("avx512f");
+  bool avx = features.lookup("avx2") || features.lookup("avx");
+  CPUTarget target;
+  target.vectorBits = vectorBits > 0 ? vectorBits : avx512 ? 512 : avx ? 256 : 128;
+  // AVX-512 has 32 vector registers, the others 16; the rest of the tile's
+  // working set (the broadcast lhs element, the rhs row) needs a few.
+  target.accumulatorRegisters = avx512 ? 24 : 12;
+  return target;
+}
+
+int64_t CPUTarget::lanes(Type elementType) const {
+  int64_t bits = std::max<int64_t>(8, elementType.getIntOrFloatBitWidth());
+  return std::max<int64_t>(1, vectorBits / bits);
+}
+
+/// Whether `op` reads or writes i1 tensors. Those stay scalar: LLVM stores a
+/// vector of i1 as packed bits, while a buffer of i1 holds one byte per element.
+static bool hasBooleanOperand(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type t) {
+    return isa<ShapedType>(t) && getElementTypeOrSelf(t).isInteger(1);
+  });
+}
+
+/// Whether the vectorizer may take `op` (the memory ABI included).
+static bool isVectorizable(linalg::LinalgOp op) {
+  return !hasBooleanOperand(op) && succeeded(linalg::vectorizeOpPrecondition(op));
+}
+
+/// The widest element among `op`'s operands (lanes are counted in it).
+static Type widestElement(linalg::LinalgOp op) {
+  Type widest;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type element = getElementTypeOrSelf(operand.get().getType());
+    if (!element.isIntOrFloat())
+      continue;
+    if (!widest || element.getIntOrFloatBitWidth() > widest.getIntOrFloatBitWidth())
+      widest = element;
+  }
+  return widest;
+}
+
+/// A tile of at most `limit` along a loop of `size`: the whole loop when it
+/// fits, else the largest multiple of `lanes` up to `limit` that divides it,
+/// else `limit` (the loop is then peeled).
+static int64_t chooseVectorTile(int64_t size, int64_t lanes, int64_t limit) {
+  if (size <= limit)
+    return size;
+  for (int64_t tile = limit - limit % lanes; tile >= lanes; tile -= lanes)
+    if (size % tile == 0)
+      return tile;
+  return limit;
+}
+
+/// The loop dimension of the last result of `map`, if it is a plain dim.
+static std::optional<unsigned> innermostDim(AffineMap map) {
+  if (map.getNumResults() == 0)
+    return std::nullopt;
+  if (auto dim = dyn_cast<AffineDimExpr>(map.getResults().back()))
+    return dim.getPosition();
+  return std::nullopt;
+}
+
+std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
+                                                  const CPUTarget &target) {
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() || op.getNumLoops() == 0)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, [](int64_t r) { return r <= 0; }))
+    return std::nullopt;
+  if (!isVectorizable(op))
+    return std::nullopt;
+  Type element = widestElement(op);
+  if (!element)
+    return std::nullopt;
+  int64_t lanes = target.lanes(element);
+  unsigned numLoops = op.getNumLoops();
+  TilePlan plan;
+  plan.outer.assign(numLoops, 1);
+  plan.inner.assign(numLoops, 0);
+
+  // Contractions: a rows x cols register tile of the output, then rank-1
+  // updates along the reduction loops.
+  if (op.getNumDpsInits() == 1 && linalg::isaContractionOpInterface(op)) {
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    std::optional<unsigned> colDim = innermostDim(out);
+    std::optional<unsigned> rowDim;
+    if (out.getNumResults() >= 2)
+      if (auto dim = dyn_cast<AffineDimExpr>(out.getResult(out.getNumResults() - 2)))
+        rowDim = dim.getPosition();
+    if (colDim) {
+      int64_t cols = chooseVectorTile(ranges[*colDim], lanes, 4 * lanes);
+      int64_t vectors = llvm::divideCeil(cols, lanes);
+      int64_t rows = std::clamp<int64_t>(target.accumulatorRegisters / vectors, 1, 16);
+      for (unsigned d = 0; d < numLoops; ++d) {
+        if (linalg::isReductionIterator(op.getIteratorTypesArray()[d])) {
+          plan.outer[d] = 0;
+          plan.inner[d] = 1;
+        }
+      }
+      plan.outer[*colDim] = cols;
+      if (rowDim)
+        plan.outer[*rowDim] = std::min(rows, ranges[*rowDim]);
+      plan.contraction = true;
+      return plan;
+    }
+  }
+
+  // Everything else: rows of the largest operand's innermost dimension.
+  OpOperand *largest = nullptr;
+  int64_t largestSize = -1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<ShapedType>(operand.get().getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() <= largestSize)
+      continue;
+    largest = &operand;
+    largestSize = type.getNumElements();
+  }
+  std::optional<unsigned> vecDim =
+      largest ? innermostDim(op.getMatchingIndexingMap(largest)) : std::nullopt;
+  unsigned dim = vecDim.value_or(numLoops - 1);
+  plan.outer[dim] = chooseVectorTile(ranges[dim], lanes, 8 * lanes);
+  return plan;
+}
+
+//===----------------------------------------------------------------------===//
+// relax-cpu-tile
+//===----------------------------------------------------------------------===//
+
+/// Peels every loop of `loops` (innermost first) whose step does not divide
+/// its trip, so that the main loop's tiles all have the full static size.
+static void peelPartialTiles(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops) {
+  for (LoopLikeOpInterface loop : llvm::reverse(loops)) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    if (!forOp)
+      continue;
+    std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(forOp.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
+    if (!lb || !ub || !step || (*ub - *lb) % *step == 0)
+      continue;
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+  }
+}
+
+static SmallVector<OpFoldResult> asIndexAttrs(MLIRContext *ctx, ArrayRef<int64_t> sizes) {
+  return getAsIndexOpFoldResult(ctx, sizes);
+}
+
+/// Tile sizes with the loops that a tile would cover whole set to 0 (no loop).
+static SmallVector<int64_t> dropWholeTiles(ArrayRef<int64_t> sizes, ArrayRef<int64_t> ranges) {
+  SmallVector<int64_t> result(sizes);
+  for (auto [size, range] : llvm::zip(result, ranges))
+    if (size >= range)
+      size = 0;
+  return result;
+}
+
+namespace {
+struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
+  using CPUTilePassBase::CPUTilePassBase;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    CPUTarget target = CPUTarget::host(vectorBits);
+    IRRewriter rewriter(ctx);
+    llvm::DenseSet<Operation *> tiled;
+
+    // Contractions first: each takes the fill of its output into its tile.
+    SmallVector<std::pair<linalg::LinalgOp, TilePlan>> contractions;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (std::optional<TilePlan> plan = planCPUTiles(op, target); plan && plan->contraction)
+        contractions.push_back({op, *plan});
+    });
+    for (auto &[op, plan] : contractions)
+      tileContraction(rewriter, op, plan, tiled);
+
+    SmallVector<std::pair<linalg::LinalgOp, TilePlan>> others;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (tiled.contains(op))
+        return;
+      if (std::optional<TilePlan> plan = planCPUTiles(op, target))
+        others.push_back({op, *plan});
+    });
+    for (auto &[op, plan] : others)
+      tileOne(rewriter, op, plan, tiled);
+  }
+
+  void tileContraction(IRRewriter &rewriter, linalg::LinalgOp op, const TilePlan &plan,
+                       llvm::DenseSet<Operation *> &tiled) {
+    MLIRContext *ctx = op->getContext();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<int64_t> outer = dropWholeTiles(plan.outer, ranges);
+    Operation *tiledOp = op;
+    SmallVector<LoopLikeOpInterface> loops;
+    if (llvm::any_of(outer, [](int64_t s) { return s != 0; })) {
+      scf::SCFTilingOptions tiling;
+      tiling.setTileSizes(asIndexAttrs(ctx, outer));
+      // Column tiles outermost: a panel of the rhs stays in cache while the
+      // row tiles stream past it.
+      AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      SmallVector<int64_t> order;
+      for (AffineExpr e : llvm::reverse(outMap.getResults()))
+        if (auto d = dyn_cast<AffineDimExpr>(e))
+          order.push_back(d.getPosition());
+      for (unsigned d = 0; d < op.getNumLoops(); ++d)
+        if (!llvm::is_contained(order, d))
+          order.push_back(d);
+      tiling.setInterchange(order);
+      scf::SCFTileAndFuseOptions options;
+      options.setTilingOptions(tiling);
+      options.setFusionControlFn(
+          [](tensor::ExtractSliceOp, OpResult producer,
+             bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+            if (isa<linalg::FillOp>(producer.getOwner()))
+              return scf::SCFTileAndFuseOptions::ControlFnResult{};
+            return std::nullopt;
+          });
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTileAndFuseResult> result = scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      if (failed(result))
+        return;
+      for (auto [original, replacement] : result->replacements)
+        rewriter.replaceAllUsesWith(original, replacement);
+      tiledOp = result->tiledAndFusedOps.front();
+      for (Operation *fused : result->tiledAndFusedOps)
+        tiled.insert(fused);
+      loops.assign(result->loops.begin(), result->loops.end());
+      eraseIfDead(rewriter, op);
+    }
+    tiled.insert(tiledOp);
+
+    SmallVector<int64_t> inner = dropWholeTiles(plan.inner, ranges);
+    if (llvm::any_of(inner, [](int64_t s) { return s != 0; })) {
+      scf::SCFTilingOptions tiling;
+      tiling.setTileSizes(asIndexAttrs(ctx, inner));
+      rewriter.setInsertionPoint(tiledOp);
+      FailureOr<scf::SCFTilingResult> result =
+          scf::tileUsingSCF(rewriter, cast<TilingInterface>(tiledOp), tiling);
+      if (succeeded(result)) {
+        rewriter.replaceOp(tiledOp, result->replacements);
+        for (Operation *t : result->tiledOps)
+          tiled.insert(t);
+      }
+    }
+    peelPartialTiles(rewriter, loops);
+  }
+
+  void tileOne(IRRewriter &rewriter, linalg::LinalgOp op, const TilePlan &plan,
+               llvm::DenseSet<Operation *> &tiled) {
+    SmallVector<int64_t> sizes = dropWholeTiles(plan.outer, op.getStaticLoopRanges());
+    if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+      return;
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(asIndexAttrs(op->getContext(), sizes));
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> result =
+        scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+    if (failed(result))
+      return;
+    rewriter.replaceOp(op, result->replacements);
+    for (Operation *t : result->tiledOps)
+      tiled.insert(t);
+    SmallVector<LoopLikeOpInterface> loops(result->loops.begin(), result->loops.end());
+    peelPartialTiles(rewriter, loops);
+  }
+
+  /// Erases `op` and then its producers' fills when nothing uses them.
+  static void eraseIfDead(RewriterBase &rewriter, Operation *op) {
+    if (!op->use_empty())
+      return;
+    SmallVector<Operation *> producers;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && isa<linalg::FillOp>(def))
+        producers.push_back(def);
+    rewriter.eraseOp(op);
+    for (Operation *def : producers)
+      if (def->use_empty())
+        rewriter.eraseOp(def);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// relax-cpu-vectorize
+//===----------------------------------------------------------------------===//
+
+struct CPUVectorizePass : relax::impl::CPUVectorizePassBase<CPUVectorizePass> {
+  using CPUVectorizePassBase::CPUVectorizePassBase;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    func::FuncOp func = getOperation();
+    IRRewriter rewriter(ctx);
+
+    SmallVector<linalg::LinalgOp> candidates;
+    func.walk([&](linalg::LinalgOp op) {
+      // Without loops there is nothing to vectorize (and 0-d gathers trip
+      // the vectorizer).
+      if (!op.hasPureTensorSemantics() || op.hasDynamicShape() || op.getNumLoops() == 0)
+        return;
+      int64_t iterations = 1;
+      for (int64_t r : op.getStaticLoopRanges())
+        iterations *= r;
+      if (iterations <= 0 || iterations > maxElements)
+        return;
+      if (isVectorizable(op))
+        candidates.push_back(op);
+    });
+
+    // The ops that vectorizing a contraction creates: multiply + reduce
+    // becomes vector.contract there (and only there: on other reductions the
+    // upstream patterns can build an invalid contract from a broadcast).
+    struct Recorder : RewriterBase::Listener {
+      SmallVector<Operation *> *ops = nullptr;
+      void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+        if (ops)
+          ops->push_back(op);
+      }
+    } recorder;
+    rewriter.setListener(&recorder);
+    SmallVector<Operation *> contractionOps;
+    for (linalg::LinalgOp op : candidates) {
+      recorder.ops = linalg::isaContractionOpInterface(op) ? &contractionOps : nullptr;
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> result = linalg::vectorize(rewriter, op);
+      if (succeeded(result))
+        rewriter.replaceOp(op, result->replacements);
+    }
+    rewriter.setListener(nullptr);
+    if (!contractionOps.empty()) {
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorReductionToContractPatterns(patterns);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      vector::populateSinkVectorOpsPatterns(patterns);
+      vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns, ctx);
+      vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      (void)applyOpPatternsGreedily(contractionOps, std::move(patterns), config);
+    }
+
+    // The cleanups of transform.structured.vectorize_children_and_apply_patterns:
+    // permutations become broadcasts/transposes, tensor slices fold into the
+    // transfers.
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateSinkVectorOpsPatterns(patterns);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+    vector::populateVectorStepLoweringPatterns(patterns);
+    // Row tiles are 1 x ... x 1 x n: drop the unit dims so that the
+    // arithmetic is on 1-D vectors, which every LLVM lowering takes.
+    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+    scf::ForOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, ctx);
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
+
+    // A contraction's register tile: read before the reduction loop, carried
+    // through it as a vector, written after it.
+    SmallVector<LoopLikeOpInterface> loops;
+    func.walk([&](LoopLikeOpInterface loop) { loops.push_back(loop); });
+    for (LoopLikeOpInterface loop : loops)
+      hoistLoopInvariantSubsets(rewriter, loop);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// relax-cpu-lower-vectors
+//===----------------------------------------------------------------------===//
+
+struct CPULowerVectorsPass : relax::impl::CPULowerVectorsPassBase<CPULowerVectorsPass> {
+  using CPULowerVectorsPassBase::CPULowerVectorsPassBase;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    func::FuncOp func = getOperation();
+    linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
+
+    auto apply = [&](function_ref<void(RewritePatternSet &)> populate) {
+      RewritePatternSet patterns(ctx);
+      populate(patterns);
+      return applyPatternsGreedily(func, std::move(patterns));
+    };
+    if (failed(apply([](RewritePatternSet &p) {
+          vector::populateVectorContractLoweringPatterns(
+              p, vector::VectorContractLowering::OuterProduct);
+          vector::populateVectorTransferPermutationMapLoweringPatterns(p);
+          vector::populateVectorMultiReductionLoweringPatterns(
+              p, vector::VectorMultiReductionLowering::InnerReduction);
+        })) ||
+        failed(apply([](RewritePatternSet &p) {
+          vector::populateVectorTransferLoweringPatterns(p, /*maxTransferRank=*/1);
+          vector::populateVectorTransposeLoweringPatterns(
+              p, vector::VectorTransposeLowering::EltWise);
+          vector::populateVectorShapeCastLoweringPatterns(p);
+        })) ||
+        failed(apply([](RewritePatternSet &p) {
+          vector::populateVectorOuterProductLoweringPatterns(p);
+          vector::populateVectorBroadcastLoweringPatterns(p);
+        })))
+      return signalPassFailure();
+  }
+};
+} // namespace
