@@ -17,9 +17,21 @@ _NUMPY_DTYPES = {
     "i1": np.bool_, "i32": np.int32, "i64": np.int64,
 }
 
-def pipeline(opt_level: int = 3) -> str:
-    """The pass pipeline `compile` runs at `opt_level` (see `compile`)."""
-    return f"builtin.module(relax-to-llvm{{opt-level={opt_level}}})"
+def pipeline(opt_level: int = 3, num_threads: int = 1) -> str:
+    """The pass pipeline `compile` runs (see `compile` for the options)."""
+    return f"builtin.module(relax-to-llvm{{opt-level={opt_level} num-threads={num_threads}}})"
+
+
+def _openmp_runtime() -> str:
+    """The OpenMP runtime that multi-threaded code calls, or a clear error."""
+    import os
+
+    path = os.path.join(_build_config.LLVM_LIBRARY_DIR, "libomp.so")
+    if not os.path.exists(path):
+        raise CompilationError("num_threads > 1 needs the OpenMP runtime",
+                               f"{path} is missing; install the Debian package libomp-22-dev, "
+                               f"or compile with num_threads=1")
+    return path
 
 
 def _leaves(spec: TypeSpec) -> Iterator[TensorSpec]:
@@ -232,7 +244,8 @@ class Executable:
         return sorted(self._functions)
 
 
-def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3) -> Executable:
+def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
+            num_threads: int = 1) -> Executable:
     """Lowers every function of `module` to LLVM and JIT-compiles the public ones.
 
     Only `target="cpu"` exists so far. The input module is left unchanged.
@@ -241,12 +254,19 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3) -> Exec
     dimension, for the host's vector width) and LLVM at that level; 0 lowers
     every op to plain scalar loops and runs no LLVM optimization: the
     reference for debugging and for checking the schedule.
+    `num_threads` > 1 (with `opt_level` >= 1) runs the outer tile loops of
+    large ops (contractions, big elementwise ops) on that many OpenMP threads.
     Raises `CompilationError` (with MLIR's diagnostics) when lowering fails.
     """
     if target != "cpu":
         raise ValueError(f"target {target!r} is not supported; use target='cpu'")
-    if opt_level not in (0, 1, 2, 3):
+    if opt_level not in (0, 1, 2, 3) or isinstance(opt_level, bool):
         raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
+    if not isinstance(num_threads, int) or isinstance(num_threads, bool) or num_threads < 1:
+        raise ValueError(f"num_threads must be a positive int, got {num_threads!r}")
+    shared_libs = [_build_config.C_RUNNER_UTILS]
+    if num_threads > 1 and opt_level > 0:
+        shared_libs.append(_openmp_runtime())
     module = as_module(module)
     specs: dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec]] = {}
     for name, fn in functions(module).items():
@@ -265,13 +285,13 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3) -> Exec
         specs[name] = (params, result)
     lowered = clone_module(module)
     try:
-        passmanager.PassManager.parse(pipeline(opt_level),
+        passmanager.PassManager.parse(pipeline(opt_level, num_threads),
                                       context=module.context).run(lowered.operation)
     except ir.MLIRError as e:
         raise CompilationError("lowering to LLVM failed", format_mlir_error(e)) from None
     try:
         engine = execution_engine.ExecutionEngine(
-            lowered, opt_level=opt_level, shared_libs=[_build_config.C_RUNNER_UTILS])
+            lowered, opt_level=opt_level, shared_libs=shared_libs)
     except RuntimeError as e:
         raise CompilationError("JIT compilation failed", str(e)) from None
     funcs = {name: Function(engine, name, p, r) for name, (p, r) in specs.items()}

@@ -17,6 +17,11 @@ struct RelaxToLLVMOptions : public PassPipelineOptions<RelaxToLLVMOptions> {
       *this, "vector-bits",
       llvm::cl::desc("Vector register width the schedule targets (0: the host CPU's)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("Threads (OpenMP) for the outer tile loops of large ops (opt-level >= "
+                     "1); 1: none. Running the result needs libomp"),
+      llvm::cl::init(1)};
 };
 
 /// relax (on tensors) to the LLVM dialect: inline, flatten tuples, lower to

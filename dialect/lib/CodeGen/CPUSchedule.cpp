@@ -30,6 +30,7 @@ namespace mlir::relax {
 #define GEN_PASS_DEF_CPUTILEPASS
 #define GEN_PASS_DEF_CPUVECTORIZEPASS
 #define GEN_PASS_DEF_CPULOWERVECTORSPASS
+#define GEN_PASS_DEF_CPUPARALLELIZEPASS
 #include "relax-mlir/CodeGen/Passes.h.inc"
 } // namespace mlir::relax
 
@@ -48,7 +49,7 @@ CPUTarget CPUTarget::host(int64_t vectorBits) {
   target.vectorBits = vectorBits > 0 ? vectorBits : avx512 ? 512 : avx ? 256 : 128;
   // AVX-512 has 32 vector registers, the others 16; the rest of the tile's
   // working set (the broadcast lhs element, the rhs row) needs a few.
-  target.accumulatorRegisters = avx512 ? 24 : 12;
+  target.accumulatorRegisters = target.vectorBits >= 512 ? 24 : 12;
   return target;
 }
 
@@ -65,9 +66,47 @@ static bool hasBooleanOperand(linalg::LinalgOp op) {
   });
 }
 
+/// Whether every reduction loop of `op` indexes some input that the body reads.
+/// A reduction that
+/// adds the same value at every step (sum of a constant folded into the body)
+/// is vectorized by upstream as if it added it once per vector.
+static bool reductionsReadInputs(linalg::LinalgOp op) {
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (!linalg::isReductionIterator(iterator))
+      continue;
+    bool read = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+      return op.payloadUsesValueFromOperand(input) &&
+             op.getMatchingIndexingMap(input).isFunctionOfDim(d);
+    });
+    if (!read)
+      return false;
+  }
+  return true;
+}
+
 /// Whether the vectorizer may take `op` (the memory ABI included).
 static bool isVectorizable(linalg::LinalgOp op) {
-  return !hasBooleanOperand(op) && succeeded(linalg::vectorizeOpPrecondition(op));
+  return !hasBooleanOperand(op) && reductionsReadInputs(op) &&
+         succeeded(linalg::vectorizeOpPrecondition(op));
+}
+
+/// Whether `op` is a contraction the schedule tiles for registers: a sum of
+/// products into an output of rank >= 1 whose every reduction loop indexes
+/// both inputs (a loop that indexes one only is a plain reduction of it, and
+/// upstream's multiply-reduce-to-contract rewrite builds invalid IR for it).
+static bool isRegisterContraction(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() != 2 ||
+      !linalg::isaContractionOpInterface(op))
+    return false;
+  if (op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getNumResults() == 0)
+    return false;
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (linalg::isReductionIterator(iterator) &&
+        !llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+          return op.getMatchingIndexingMap(input).isFunctionOfDim(d);
+        }))
+      return false;
+  return true;
 }
 
 /// The widest element among `op`'s operands (lanes are counted in it).
@@ -124,7 +163,7 @@ std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
 
   // Contractions: a rows x cols register tile of the output, then rank-1
   // updates along the reduction loops.
-  if (op.getNumDpsInits() == 1 && linalg::isaContractionOpInterface(op)) {
+  if (isRegisterContraction(op)) {
     AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
     std::optional<unsigned> colDim = innermostDim(out);
     std::optional<unsigned> rowDim;
@@ -185,6 +224,42 @@ static void peelPartialTiles(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterfac
     scf::ForOp partial;
     (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
   }
+}
+
+/// The attribute on tile loops whose iterations may run on separate threads.
+static constexpr llvm::StringLiteral kParallelAttr = "relax.parallel";
+
+static std::optional<int64_t> tripCount(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return llvm::divideCeil(*ub - *lb, *step);
+}
+
+/// Marks the outermost of `loops` (tiling parallel dims of an op of `work`
+/// iterations) with at least `threads` iterations as parallel.
+static void markParallel(ArrayRef<LoopLikeOpInterface> loops, int64_t work, int64_t threads,
+                         int64_t minWork) {
+  if (threads <= 1 || work < minWork)
+    return;
+  for (LoopLikeOpInterface loop : loops) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    if (!forOp)
+      return;
+    if (tripCount(forOp).value_or(0) >= threads) {
+      forOp->setAttr(kParallelAttr, UnitAttr::get(forOp->getContext()));
+      return;
+    }
+  }
+}
+
+static int64_t iterationCount(linalg::LinalgOp op) {
+  int64_t count = 1;
+  for (int64_t r : op.getStaticLoopRanges())
+    count *= r;
+  return count;
 }
 
 static SmallVector<OpFoldResult> asIndexAttrs(MLIRContext *ctx, ArrayRef<int64_t> sizes) {
@@ -271,6 +346,7 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
       for (Operation *fused : result->tiledAndFusedOps)
         tiled.insert(fused);
       loops.assign(result->loops.begin(), result->loops.end());
+      markParallel(loops, iterationCount(op), numThreads, parallelMinWork);
       eraseIfDead(rewriter, op);
     }
     tiled.insert(tiledOp);
@@ -303,6 +379,21 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
         scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), tiling);
     if (failed(result))
       return;
+    // Only loops over parallel dims may run concurrently: a tiled reduction
+    // loop carries its accumulator.
+    SmallVector<LoopLikeOpInterface> parallelLoops;
+    {
+      auto iterators = op.getIteratorTypesArray();
+      unsigned next = 0;
+      for (auto [d, size] : llvm::enumerate(sizes)) {
+        if (size == 0)
+          continue;
+        if (next >= result->loops.size() || !linalg::isParallelIterator(iterators[d]))
+          break;
+        parallelLoops.push_back(result->loops[next++]);
+      }
+    }
+    markParallel(parallelLoops, iterationCount(op), numThreads, parallelMinWork);
     rewriter.replaceOp(op, result->replacements);
     for (Operation *t : result->tiledOps)
       tiled.insert(t);
@@ -365,7 +456,7 @@ struct CPUVectorizePass : relax::impl::CPUVectorizePassBase<CPUVectorizePass> {
     rewriter.setListener(&recorder);
     SmallVector<Operation *> contractionOps;
     for (linalg::LinalgOp op : candidates) {
-      recorder.ops = linalg::isaContractionOpInterface(op) ? &contractionOps : nullptr;
+      recorder.ops = isRegisterContraction(op) ? &contractionOps : nullptr;
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::VectorizationResult> result = linalg::vectorize(rewriter, op);
       if (succeeded(result))
@@ -448,6 +539,36 @@ struct CPULowerVectorsPass : relax::impl::CPULowerVectorsPassBase<CPULowerVector
           vector::populateVectorBroadcastLoweringPatterns(p);
         })))
       return signalPassFailure();
+  }
+};
+//===----------------------------------------------------------------------===//
+// relax-cpu-parallelize
+//===----------------------------------------------------------------------===//
+
+struct CPUParallelizePass : relax::impl::CPUParallelizePassBase<CPUParallelizePass> {
+  using CPUParallelizePassBase::CPUParallelizePassBase;
+
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> marked;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(kParallelAttr))
+        marked.push_back(loop);
+    });
+    IRRewriter rewriter(&getContext());
+    for (scf::ForOp loop : marked) {
+      loop->removeAttr(kParallelAttr);
+      if (loop.getNumResults() != 0)
+        continue;
+      rewriter.setInsertionPoint(loop);
+      auto parallel = scf::ParallelOp::create(rewriter, loop.getLoc(), loop.getLowerBound(),
+                                              loop.getUpperBound(), loop.getStep());
+      Block *body = parallel.getBody();
+      // The new body ends in scf.reduce; the old one's scf.yield goes.
+      rewriter.eraseOp(loop.getBody()->getTerminator());
+      rewriter.inlineBlockBefore(loop.getBody(), body->getTerminator(),
+                                 {parallel.getInductionVars()[0]});
+      rewriter.eraseOp(loop);
+    }
   }
 };
 } // namespace

@@ -85,6 +85,7 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
   if (schedule) {
     CPUTilePassOptions tile;
     tile.vectorBits = options.vectorBits;
+    tile.numThreads = options.numThreads;
     pm.addNestedPass<func::FuncOp>(createCPUTilePass(tile));
     pm.addPass(createCanonicalizerPass());
     pm.addNestedPass<func::FuncOp>(createCPUVectorizePass());
@@ -108,13 +109,24 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
 
+  bool threads = schedule && options.numThreads > 1;
   if (schedule)
     pm.addNestedPass<func::FuncOp>(createCPULowerVectorsPass());
+  if (threads)
+    pm.addNestedPass<func::FuncOp>(createCPUParallelizePass());
   pm.addPass(createConvertLinalgToLoopsPass());
   if (schedule) {
     // Fully unrolled: a loop over a vector's rows would allocate a stack
     // buffer in each iteration of the enclosing tile loop.
     pm.addPass(createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
+  }
+  if (threads) {
+    ConvertSCFToOpenMPPassOptions omp;
+    omp.numThreads = options.numThreads;
+    pm.addPass(createConvertSCFToOpenMPPass(omp));
+    // Inlines the memref.alloca_scope around each loop body (the bodies
+    // allocate nothing on the stack), which scf-to-cf would otherwise break.
+    pm.addPass(createCanonicalizerPass());
   }
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -133,6 +145,8 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
+  if (threads)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

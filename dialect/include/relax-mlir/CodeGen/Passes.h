@@ -23,8 +23,9 @@ struct CPUTarget {
   /// Vector registers the accumulator tile of a contraction may occupy.
   int64_t accumulatorRegisters = 24;
 
-  /// The host's (AVX-512: 512 bits and 24 of 32 registers; AVX2: 256 and 12
-  /// of 16; otherwise 128 and 12 of 16). `vectorBits` > 0 overrides the width.
+  /// The host's width (AVX-512: 512 bits; AVX2: 256; otherwise 128), or
+  /// `vectorBits` when > 0; 24 accumulator registers (of 32) at 512 bits, 12
+  /// (of 16) below.
   static CPUTarget host(int64_t vectorBits = 0);
   /// Lanes of a vector of `elementType`.
   int64_t lanes(Type elementType) const;

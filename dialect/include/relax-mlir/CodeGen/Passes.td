@@ -36,6 +36,13 @@ def CPUTilePass : Pass<"relax-cpu-tile", "::mlir::func::FuncOp"> {
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "Width of a vector register in bits (0: the host CPU's; 512 with "
            "AVX-512, 256 with AVX2, 128 otherwise)">,
+    Option<"numThreads", "num-threads", "int64_t", /*default=*/"1",
+           "Threads the code will run on: above 1, the outermost tile loop "
+           "with at least that many iterations of each op with at least "
+           "`parallel-min-work` iterations is marked `relax.parallel` (for "
+           "relax-cpu-parallelize)">,
+    Option<"parallelMinWork", "parallel-min-work", "int64_t", /*default=*/"262144",
+           "Smallest iteration space (product of loop sizes) worth a parallel loop">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::affine::AffineDialect",
                            "::mlir::tensor::TensorDialect", "::mlir::arith::ArithDialect"];
@@ -70,6 +77,18 @@ def CPULowerVectorsPass : Pass<"relax-cpu-lower-vectors", "::mlir::func::FuncOp"
     separate pattern groups (one combined group explodes in memory).
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect"];
+}
+
+def CPUParallelizePass : Pass<"relax-cpu-parallelize", "::mlir::func::FuncOp"> {
+  let summary = "Turn the tile loops marked relax.parallel into scf.parallel";
+  let description = [{
+    Runs after bufferization. A `scf.for` marked `relax.parallel` by
+    `relax-cpu-tile` whose iterations write disjoint tiles of a buffer (it
+    carries no values) becomes an `scf.parallel`, which `convert-scf-to-openmp`
+    then runs on a thread team. A marked loop that still carries values stays
+    sequential.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
 #endif // RELAX_CODEGEN_PASSES_TD

@@ -1,0 +1,314 @@
+"""Benchmarks one training step (loss + gradients) of relax-mlir against JAX,
+numpy by hand and PyTorch eager, each measurement in its own process.
+
+    python bench/run.py                      # all workloads x systems, 1 and 2 threads
+    python bench/run.py --quick              # a smoke test: few steps, 1 thread
+    python bench/run.py --workloads mlp --threads 1 2
+    python bench/run.py --render-only        # RESULTS.md from today's JSON
+
+Every (threads, workload, system) runs `bench/run_one.py` in a subprocess with
+the system's interpreter (relax: the repository's `.venv` with
+`build/python_packages` on PYTHONPATH; the others: `bench/.venv`) and a
+timeout; a failure becomes a row with an "error" field. numpy's single-thread
+sgemm rate is probed in the same run. Rows are merged into
+`bench/results/<YYYY-MM-DD>.json` (a row replaces the earlier one of the same
+system, workload and thread count; `--fresh` starts the file anew) and
+`bench/RESULTS.md` is regenerated from that file.
+
+This script needs only the standard library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+RESULTS_DIR = BENCH / "results"
+RESULTS_MD = BENCH / "RESULTS.md"
+
+sys.path.insert(0, str(BENCH))
+from run_one import thread_environment  # noqa: E402  (stdlib only)
+
+WORKLOADS = ("mlp", "deep_mlp", "cnn", "transformer_block", "deep_mlp_ckpt")
+SYSTEMS = ("relax", "jax", "numpy", "torch")
+
+Row = dict[str, Any]
+
+
+def interpreter(system: str, args: argparse.Namespace) -> tuple[str, dict[str, str]]:
+    """The Python executable of `system` and the environment additions it needs."""
+    if system == "relax":
+        packages = str(ROOT / "build" / "python_packages")
+        path = os.pathsep.join(p for p in (packages, os.environ.get("PYTHONPATH", "")) if p)
+        return args.relax_python, {"PYTHONPATH": path}
+    return args.bench_python, {}
+
+
+def run_subprocess(system: str, extra: list[str], threads: int, timeout: float,
+                   args: argparse.Namespace) -> Row:
+    """Runs run_one.py and returns its JSON row, or a row describing the failure."""
+    python, env_add = interpreter(system, args)
+    base: Row = {"system": system, "threads": threads}
+    if not Path(python).exists():
+        return {**base, "error": f"interpreter {python} not found"}
+    env = {**os.environ, **thread_environment(threads), **env_add}
+    cmd = [python, str(BENCH / "run_one.py"), "--system", system, "--threads", str(threads), *extra]
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
+                              cwd=ROOT)
+    except subprocess.TimeoutExpired as e:
+        tail = (e.stderr or b"")[-1500:]
+        return {**base, "error": f"timeout after {timeout:.0f} s",
+                "stderr_tail": tail.decode(errors="replace") if isinstance(tail, bytes) else tail}
+    wall = time.perf_counter() - start
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if lines:
+        try:
+            row: Row = json.loads(lines[-1])
+            row["wall_s"] = wall
+            if proc.returncode != 0 and "error" not in row:
+                row["error"] = f"exit status {proc.returncode}"
+            return row
+        except json.JSONDecodeError:
+            pass
+    return {**base, "error": f"exit status {proc.returncode}, no JSON row",
+            "stderr_tail": proc.stderr[-3000:], "wall_s": wall}
+
+
+def cpu_info() -> dict[str, Any]:
+    """CPU model, vendor and vector features from /proc/cpuinfo, and the core count."""
+    info: dict[str, Any] = {"cores": os.cpu_count(), "allowed_cpus": len(os.sched_getaffinity(0))}
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return info
+    fields: dict[str, str] = {}
+    for line in text.splitlines():
+        if ":" in line:
+            key, _, value = line.partition(":")
+            fields.setdefault(key.strip(), value.strip())
+    info["model"] = fields.get("model name", platform.processor())
+    info["vendor"] = fields.get("vendor_id", "")
+    info["family_model"] = f"{fields.get('cpu family', '?')}/{fields.get('model', '?')}"
+    flags = fields.get("flags", "").split()
+    info["vector_flags"] = [f for f in ("avx2", "fma", "avx512f", "avx512bw", "avx512vl",
+                                        "avx512_bf16", "amx_tile") if f in flags]
+    return info
+
+
+def load(path: Path) -> dict[str, Any]:
+    if path.exists():
+        return json.loads(path.read_text())
+    return {}
+
+
+def row_key(row: Row) -> tuple[str, str, int]:
+    return (row.get("system", ""), row.get("workload", ""), int(row.get("threads", 0)))
+
+
+def merge_rows(old: Iterable[Row], new: Iterable[Row]) -> list[Row]:
+    merged = {row_key(r): r for r in old}
+    for r in new:
+        merged[row_key(r)] = r
+    order = {w: i for i, w in enumerate(WORKLOADS)}
+    sorder = {s: i for i, s in enumerate(SYSTEMS)}
+    return sorted(merged.values(), key=lambda r: (r.get("threads", 0),
+                                                  order.get(r.get("workload", ""), 99),
+                                                  sorder.get(r.get("system", ""), 99)))
+
+
+# --- RESULTS.md -----------------------------------------------------------------------------
+
+
+def _fmt(value: Any, spec: str, missing: str = "–") -> str:
+    return missing if value is None else format(value, spec)
+
+
+def _notes(row: Row) -> str:
+    parts = []
+    if row.get("quick"):
+        parts.append(f"quick ({row.get('steps')} steps)")
+    if row.get("steps_note"):
+        parts.append(row["steps_note"])
+    parts += row.get("notes", [])
+    return "; ".join(parts)
+
+
+def render(doc: dict[str, Any]) -> str:
+    """RESULTS.md: machine, versions, then one table per thread count."""
+    machine = doc.get("machine", {})
+    out = ["# Training-step benchmark: relax-mlir vs JAX, numpy, PyTorch", "",
+           f"Generated by `python bench/run.py` on {doc.get('date', '?')} "
+           f"(raw rows: `bench/results/{doc.get('date', '?')}.json`).", "",
+           f"- Machine: {machine.get('model', '?')} ({machine.get('vendor', '?')}, family/model "
+           f"{machine.get('family_model', '?')}), {machine.get('cores', '?')} cores, "
+           f"vector features: {', '.join(machine.get('vector_flags', []))}",
+           f"- Kernel: {machine.get('kernel', '?')}; Python {machine.get('python', '?')}"]
+    for system, version in sorted(doc.get("versions", {}).items()):
+        out.append(f"- {system}: {version}")
+    sgemm = doc.get("sgemm")
+    if sgemm and "gflops" in sgemm:
+        out.append(f"- numpy float32 1024x1024x1024 matmul, 1 thread: "
+                   f"**{sgemm['gflops']:.1f} GFLOP/s** ({sgemm['median_ms']:.2f} ms)")
+    elif sgemm:
+        out.append(f"- numpy sgemm probe failed: {sgemm.get('error')}")
+    out += ["",
+            "Each cell is one process: warm-up steps, then the median wall time of a step "
+            "(loss and all parameter gradients) over the timed steps, on fixed inputs, pinned "
+            "to the first N cores. *× JAX* = step time / JAX's step time (above 1 is slower). "
+            "*compile s*: relax `gradient` + `compile`, JAX `.lower().compile()`, 0 for eager "
+            "systems. *RSS Δ*: resident-memory high-water mark during the steps minus the "
+            "resident size just before the first step. *max rel err*: the largest "
+            "max|v - ref| / max|ref| over the loss and every gradient, against a float64 numpy "
+            "reference computed in the same process.", ""]
+    rows: list[Row] = doc.get("rows", [])
+    for threads in sorted({r.get("threads", 0) for r in rows}):
+        out += [f"## {threads} thread{'s' if threads != 1 else ''}", "",
+                "| workload | system | step ms | × JAX | compile s | RSS Δ MiB | peak RSS MiB "
+                "| max rel err | steps | notes |",
+                "|---|---|--:|--:|--:|--:|--:|--:|--:|---|"]
+        trows = [r for r in rows if r.get("threads") == threads]
+        for workload in WORKLOADS:
+            wrows = [r for r in trows if r.get("workload") == workload]
+            jax = next((r for r in wrows if r.get("system") == "jax" and "median_ms" in r), None)
+            for r in wrows:
+                name = f"{workload}" if r is wrows[0] else ""
+                if "error" in r:
+                    error = r["error"].replace("|", "\\|").replace("\n", " ")[:160]
+                    out.append(f"| {name} | {r['system']} | **error** | | | | | | | {error} |")
+                    continue
+                if "skipped" in r:
+                    out.append(f"| {name} | {r['system']} | n/a | | | | | | | {r['skipped']} |")
+                    continue
+                ratio = r["median_ms"] / jax["median_ms"] if jax else None
+                out.append(
+                    f"| {name} | {r['system']} | {r['median_ms']:.3f} | {_fmt(ratio, '.2f')} "
+                    f"| {r.get('compile_s', 0):.2f} | {r.get('rss_increase_mib', 0):.1f} "
+                    f"| {r.get('peak_rss_mib', 0):.0f} | {r.get('max_rel_err', float('nan')):.1e} "
+                    f"| {r.get('steps')} | {_notes(r)} |")
+        deep = [r for r in trows if r.get("workload") == "deep_mlp" and "matmul_gflops" in r]
+        if deep:
+            counted = deep[0].get("matmul_flops", 0) / 1e9
+            rates = ", ".join(f"{r['system']} {r['matmul_gflops']:.1f}" for r in deep)
+            out += ["", f"deep_mlp achieved GFLOP/s ({counted:.2f} GFLOP per step counted: 3 "
+                        f"matmuls per layer, forward, dX and dW, each 2*128*1024*1024; the first "
+                        f"layer's dX is counted although a compiler may skip it): {rates}."]
+        out.append("")
+    return "\n".join(out)
+
+
+# --- driver ---------------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workloads", nargs="+", default=list(WORKLOADS), choices=WORKLOADS,
+                        metavar="W", help=f"subset of {', '.join(WORKLOADS)}")
+    parser.add_argument("--systems", nargs="+", default=list(SYSTEMS), choices=SYSTEMS,
+                        metavar="S", help=f"subset of {', '.join(SYSTEMS)}")
+    parser.add_argument("--threads", nargs="+", type=int, default=None,
+                        help="thread counts (default 1 2; 1 with --quick)")
+    parser.add_argument("--steps", type=int, default=None,
+                        help="timed steps (default 100; 5 with --quick)")
+    parser.add_argument("--warmup", type=int, default=None,
+                        help="warm-up steps (default 10; 2 with --quick)")
+    parser.add_argument("--quick", action="store_true", help="smoke test: few steps, 1 thread")
+    parser.add_argument("--timeout", type=float, default=1800.0,
+                        help="seconds per subprocess (default 1800)")
+    parser.add_argument("--time-budget", type=float, default=60.0,
+                        help="seconds of timed steps for a workload whose step takes > 100 ms")
+    parser.add_argument("--fresh", action="store_true",
+                        help="do not merge with today's results file")
+    parser.add_argument("--no-sgemm", action="store_true", help="skip numpy's sgemm probe")
+    parser.add_argument("--render-only", action="store_true",
+                        help="only regenerate RESULTS.md from today's (or --date's) JSON")
+    parser.add_argument("--date", default=dt.date.today().isoformat(),
+                        help="the results file's date (default today)")
+    parser.add_argument("--relax-python", default=str(ROOT / ".venv" / "bin" / "python"))
+    parser.add_argument("--bench-python", default=str(BENCH / ".venv" / "bin" / "python"))
+    args = parser.parse_args(argv)
+    if args.threads is None:
+        args.threads = [1] if args.quick else [1, 2]
+    if args.steps is None:
+        args.steps = 5 if args.quick else 100
+    if args.warmup is None:
+        args.warmup = 2 if args.quick else 10
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    path = RESULTS_DIR / f"{args.date}.json"
+    doc = {} if args.fresh else load(path)
+    if args.render_only:
+        RESULTS_MD.write_text(render(doc))
+        print(f"wrote {RESULTS_MD}")
+        return
+
+    machine = cpu_info()
+    machine.update(kernel=platform.release(), python=platform.python_version())
+    versions: dict[str, str] = dict(doc.get("versions", {}))
+    broken: dict[str, str] = {}
+    for system in args.systems:
+        probe = run_subprocess(system, ["--probe", "version"], 1, 300, args)
+        if "error" in probe:
+            broken[system] = probe["error"] + (": " + probe.get("stderr_tail", "")[-500:]
+                                               if "stderr_tail" in probe else "")
+            print(f"[{system}] unusable: {broken[system]}", file=sys.stderr)
+        else:
+            versions[system] = probe["version"]
+
+    sgemm = doc.get("sgemm")
+    if not args.no_sgemm:
+        sgemm = run_subprocess("numpy", ["--probe", "sgemm"], 1, 600, args)
+        print(f"[numpy sgemm 1 thread] {sgemm.get('gflops', sgemm.get('error'))} GFLOP/s",
+              file=sys.stderr)
+
+    rows: list[Row] = []
+    for threads in args.threads:
+        for workload in args.workloads:
+            for system in args.systems:
+                label = f"[{threads}T {workload} {system}]"
+                if system in broken:
+                    row: Row = {"system": system, "workload": workload, "threads": threads,
+                                "error": f"system unusable: {broken[system]}"}
+                else:
+                    extra = ["--workload", workload, "--steps", str(args.steps),
+                             "--warmup", str(args.warmup), "--time-budget", str(args.time_budget)]
+                    row = run_subprocess(system, extra, threads, args.timeout, args)
+                    row.setdefault("workload", workload)
+                row["quick"] = args.quick
+                rows.append(row)
+                if "error" in row:
+                    print(f"{label} ERROR {row['error'][:300]}", file=sys.stderr)
+                elif "skipped" in row:
+                    print(f"{label} skipped: {row['skipped']}", file=sys.stderr)
+                else:
+                    print(f"{label} {row['median_ms']:.3f} ms, compile {row['compile_s']:.2f} s, "
+                          f"RSS +{row['rss_increase_mib']:.1f} MiB, max rel err "
+                          f"{row['max_rel_err']:.1e}", file=sys.stderr)
+
+    doc = {"date": args.date, "machine": machine, "versions": versions, "sgemm": sgemm,
+           "command": " ".join([Path(sys.executable).name, *sys.argv]),
+           "rows": merge_rows(doc.get("rows", []), rows)}
+    RESULTS_DIR.mkdir(exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n")
+    tmp.replace(path)
+    RESULTS_MD.write_text(render(doc))
+    print(f"wrote {path} and {RESULTS_MD}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,192 @@
+"""relax-mlir: each workload as relax IR text, differentiated by
+`relax_mlir.gradient` and compiled by `relax_mlir.compile(opt_level=3)`.
+
+The compile time is the wall time of `gradient` (which parses the text) plus
+`compile`. The generated code is single-threaded unless `compile` takes a
+`num_threads` keyword, which is then given the thread count.
+`python bench/systems/relax_system.py WORKLOAD` prints a workload's IR.
+"""
+
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import workloads  # noqa: E402
+from workloads import Prepared, Workload  # noqa: E402
+
+
+def t(*shape: int, dtype: str = "f32") -> str:
+    """The tensor type of `shape` (0-d when empty)."""
+    return f"tensor<{'x'.join(map(str, shape))}{'x' if shape else ''}{dtype}>"
+
+
+def signature(workload: Workload) -> str:
+    """`func.func @main(...)` parameters with their `relax.name`s."""
+    params = []
+    for spec in workload.inputs:
+        dtype = "i64" if spec.kind == "classes" else "f32"
+        params.append(f'%{spec.name}: {t(*spec.shape, dtype=dtype)} {{relax.name = "{spec.name}"}}')
+    return "func.func @main(" + ",\n                ".join(params) + ") -> tensor<f32> {"
+
+
+def function(workload: Workload, body: list[str]) -> str:
+    """A complete `@main` whose dataflow block is `body`, ending in the 0-d `%loss`."""
+    lines = [signature(workload), "  %r = relax.dataflow -> (tensor<f32>) {"]
+    lines += ["    " + line for line in body]
+    lines += ["    relax.output %loss : tensor<f32>", "  }", "  return %r : tensor<f32>", "}", ""]
+    return "\n".join(lines)
+
+
+def mse_lines(y: str, target: str, ty: str) -> list[str]:
+    return [f"%diff = relax.subtract {y}, {target} : {ty}, {ty} -> {ty}",
+            f"%sq = relax.square %diff : {ty}",
+            f"%loss = relax.mean %sq : {ty} -> tensor<f32>"]
+
+
+def mlp_ir(wl: Workload) -> str:
+    shapes = {s.name: s.shape for s in wl.inputs}
+    (b, d), (_, h), (_, c) = shapes["x"], shapes["w1"], shapes["w2"]
+    body = [
+        f"%z1m = relax.matmul %x, %w1 : {t(b, d)}, {t(d, h)} -> {t(b, h)}",
+        f"%z1 = relax.add %z1m, %b1 : {t(b, h)}, {t(h)} -> {t(b, h)}",
+        f"%h = relax.relu %z1 : {t(b, h)}",
+        f"%z2m = relax.matmul %h, %w2 : {t(b, h)}, {t(h, c)} -> {t(b, c)}",
+        f"%z2 = relax.add %z2m, %b2 : {t(b, c)}, {t(c)} -> {t(b, c)}",
+        f"%lp = relax.log_softmax %z2 : {t(b, c)}",
+        f"%loss = relax.nll_loss %lp, %y : {t(b, c)}, {t(b, dtype='i64')} -> tensor<f32>",
+    ]
+    return function(wl, body)
+
+
+def deep_mlp_ir(wl: Workload, checkpoint: bool) -> str:
+    shapes = {s.name: s.shape for s in wl.inputs}
+    b, w = shapes["x"]
+    layers = workloads.deep_layers(wl)
+    ty = t(b, w)
+    starts, ends = set(), set()
+    if checkpoint:
+        for segment in workloads.segments(layers):
+            starts.add(segment[0])
+            ends.add(segment[-1])
+    body: list[str] = []
+    h = "%x"
+    for i in range(layers):
+        if i in starts:
+            body.append(f"%s{i} = relax.start_checkpoint {h} : {ty}")
+            h = f"%s{i}"
+        body += [f"%m{i} = relax.matmul {h}, %w{i} : {ty}, {t(w, w)} -> {ty}",
+                 f"%a{i} = relax.add %m{i}, %b{i} : {ty}, {t(w)} -> {ty}",
+                 f"%h{i} = relax.tanh %a{i} : {ty}"]
+        h = f"%h{i}"
+        if i in ends:
+            body.append(f"%e{i} = relax.end_checkpoint {h} : {ty}")
+            h = f"%e{i}"
+    body += mse_lines(h, "%target", ty)
+    return function(wl, body)
+
+
+def cnn_ir(wl: Workload) -> str:
+    shapes = {s.name: s.shape for s in wl.inputs}
+    n, c, hw, _ = shapes["x"]
+    f1, f2 = shapes["k1"][0], shapes["k2"][0]
+    flat, k = shapes["wd"]
+    h2, h4 = hw // 2, hw // 4
+    pad = "{padding = array<i64: 1, 1, 1, 1>}"
+    pool = "{pool_size = array<i64: 2, 2>}"
+    body = [
+        f"%cv1 = relax.conv2d %x, %k1 {pad} : {t(n, c, hw, hw)}, {t(f1, c, 3, 3)} -> {t(n, f1, hw, hw)}",
+        f"%c1r = relax.reshape %c1 : {t(f1)} -> {t(f1, 1, 1)}",
+        f"%z1 = relax.add %cv1, %c1r : {t(n, f1, hw, hw)}, {t(f1, 1, 1)} -> {t(n, f1, hw, hw)}",
+        f"%a1 = relax.relu %z1 : {t(n, f1, hw, hw)}",
+        f"%p1 = relax.max_pool2d %a1 {pool} : {t(n, f1, hw, hw)} -> {t(n, f1, h2, h2)}",
+        f"%cv2 = relax.conv2d %p1, %k2 {pad} : {t(n, f1, h2, h2)}, {t(f2, f1, 3, 3)} -> {t(n, f2, h2, h2)}",
+        f"%c2r = relax.reshape %c2 : {t(f2)} -> {t(f2, 1, 1)}",
+        f"%z2 = relax.add %cv2, %c2r : {t(n, f2, h2, h2)}, {t(f2, 1, 1)} -> {t(n, f2, h2, h2)}",
+        f"%a2 = relax.relu %z2 : {t(n, f2, h2, h2)}",
+        f"%p2 = relax.max_pool2d %a2 {pool} : {t(n, f2, h2, h2)} -> {t(n, f2, h4, h4)}",
+        f"%f = relax.reshape %p2 : {t(n, f2, h4, h4)} -> {t(n, flat)}",
+        f"%zm = relax.matmul %f, %wd : {t(n, flat)}, {t(flat, k)} -> {t(n, k)}",
+        f"%z = relax.add %zm, %bd : {t(n, k)}, {t(k)} -> {t(n, k)}",
+        f"%lp = relax.log_softmax %z : {t(n, k)}",
+        f"%loss = relax.nll_loss %lp, %y : {t(n, k)}, {t(n, dtype='i64')} -> tensor<f32>",
+    ]
+    return function(wl, body)
+
+
+def transformer_block_ir(wl: Workload) -> str:
+    shapes = {s.name: s.shape for s in wl.inputs}
+    (n, d), (_, h) = shapes["x"], shapes["w1"]
+    body = [
+        f"%ln = relax.layer_norm %x, %gamma, %beta {{axes = array<i64: -1>, "
+        f"epsilon = {workloads.LAYER_NORM_EPS:e} : f64}} : {t(n, d)}, {t(d)}, {t(d)}",
+        f"%um = relax.matmul %ln, %w1 : {t(n, d)}, {t(d, h)} -> {t(n, h)}",
+        f"%u = relax.add %um, %b1 : {t(n, h)}, {t(h)} -> {t(n, h)}",
+        f"%g = relax.gelu %u : {t(n, h)}",
+        f"%vm = relax.matmul %g, %w2 : {t(n, h)}, {t(h, d)} -> {t(n, d)}",
+        f"%v = relax.add %vm, %b2 : {t(n, d)}, {t(d)} -> {t(n, d)}",
+        f"%y = relax.add %x, %v : {t(n, d)}, {t(n, d)} -> {t(n, d)}",
+        *mse_lines("%y", "%target", t(n, d)),
+    ]
+    return function(wl, body)
+
+
+IR: dict[str, Callable[[Workload], str]] = {
+    "mlp": mlp_ir,
+    "deep_mlp": lambda wl: deep_mlp_ir(wl, checkpoint=False),
+    "deep_mlp_ckpt": lambda wl: deep_mlp_ir(wl, checkpoint=True),
+    "cnn": cnn_ir,
+    "transformer_block": transformer_block_ir,
+}
+
+
+def version() -> str:
+    """The repository's commit (with `-dirty` for uncommitted changes)."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        out = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty"],
+                             capture_output=True, text=True, timeout=10, check=True)
+        return f"git {out.stdout.strip()}"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def prepare(wl: Workload, arrays: dict[str, np.ndarray], threads: int) -> Prepared:
+    import relax_mlir
+
+    text = IR[wl.name](wl)
+    options: dict[str, Any] = {"opt_level": 3}
+    notes = []
+    if "num_threads" in inspect.signature(relax_mlir.compile).parameters:
+        options["num_threads"] = threads
+        notes.append(f"compile(num_threads={threads})")
+    else:
+        notes.append("single-threaded code (compile() has no num_threads)")
+    start = time.perf_counter()
+    module = relax_mlir.gradient(text, func="main", require_grads=list(wl.grads))
+    exe = relax_mlir.compile(module, **options)
+    compile_s = time.perf_counter() - start
+    fn = exe["main_adjoint"]
+    args = [arrays[name] for name in wl.input_names]
+
+    def step() -> Any:
+        return fn(*args)
+
+    def unpack(out: Any) -> tuple[float, list[np.ndarray]]:
+        loss, grads = out
+        return float(loss), [np.asarray(g) for g in grads]
+
+    return Prepared(step, unpack, compile_s, notes)
+
+
+if __name__ == "__main__":
+    print(IR[sys.argv[1]](workloads.get(sys.argv[1], tiny="--tiny" in sys.argv)))

@@ -1,0 +1,166 @@
+// The first step of the CPU schedule: register tiles on tensors.
+// RUN: relax-opt %s --relax-cpu-tile=vector-bits=512 --canonicalize | FileCheck %s
+// RUN: relax-opt %s --relax-cpu-tile=vector-bits=256 --canonicalize | FileCheck %s --check-prefix=AVX2
+// RUN: relax-opt %s "--relax-cpu-tile=vector-bits=512 num-threads=2" | FileCheck %s --check-prefix=THREADS
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+
+// A 64x784 @ 784x256 matmul: 64 columns (four 16-lane vectors) by 6 rows (24
+// accumulators), column tiles outermost, the fill of the output inside the
+// tile, one rank-1 update per step of k, and the 4 rows past 60 peeled into a
+// 4x64 tile.
+// CHECK-LABEL: func.func @matmul(
+// CHECK:         scf.for %[[J:.*]] = %c0 to %c256 step %c64
+// CHECK:           scf.for %[[I:.*]] = %c0 to %c60 step %c6
+// CHECK:             linalg.fill {{.*}} -> tensor<6x64xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c784 step %c1
+// CHECK:               linalg.generic {{.*}} ins({{.*}} : tensor<6x1xf32>, tensor<1x64xf32>) outs({{.*}} : tensor<6x64xf32>)
+// CHECK:           linalg.fill {{.*}} -> tensor<4x64xf32>
+// CHECK:           scf.for %{{.*}} = %c0 to %c784 step %c1
+// CHECK:             linalg.generic {{.*}} outs({{.*}} : tensor<4x64xf32>)
+// CHECK-NOT:     linalg.generic
+// With 8-lane vectors: 32 columns by 3 rows (12 accumulators of 16 registers).
+// AVX2-LABEL: func.func @matmul(
+// AVX2:         scf.for %{{.*}} = %c0 to %c256 step %c32
+// AVX2:           scf.for %{{.*}} = %c0 to %c63 step %c3
+// AVX2:             linalg.fill {{.*}} -> tensor<3x32xf32>
+// The column loop of a big contraction runs on the threads.
+// THREADS-LABEL: func.func @matmul(
+// THREADS:         scf.for
+// THREADS:           scf.for
+// THREADS:         } {relax.parallel}
+func.func @matmul(%a: tensor<64x784xf32>, %b: tensor<784x256xf32>) -> tensor<64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %r = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x784xf32>, tensor<784x256xf32>) outs(%f : tensor<64x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
+
+// The lhs read transposed through its indexing map: the tile reads a 1x6 row
+// of the 64x784 operand (no transposed copy), and the same 6x64 tiles.
+// CHECK-LABEL: func.func @matmul_transposed_lhs(
+// CHECK-NOT:     linalg.transpose
+// CHECK:         scf.for %{{.*}} = %c0 to %c256 step %c64
+// CHECK:           scf.for %{{.*}} = %c0 to %c780 step %c6
+// CHECK:             scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK:               tensor.extract_slice {{.*}} : tensor<64x6xf32> to tensor<1x6xf32>
+// CHECK:               linalg.generic {{.*}} ins({{.*}} : tensor<1x6xf32>, tensor<1x64xf32>) outs({{.*}} : tensor<6x64xf32>)
+func.func @matmul_transposed_lhs(%a: tensor<64x784xf32>, %b: tensor<64x256xf32>) -> tensor<784x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<784x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<784x256xf32>) -> tensor<784x256xf32>
+  %r = linalg.generic {indexing_maps = [#km, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x784xf32>, tensor<64x256xf32>) outs(%f : tensor<784x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<784x256xf32>
+  return %r : tensor<784x256xf32>
+}
+
+// A narrow output (10 columns, less than a vector) keeps all 10 columns and
+// takes 16 rows.
+// CHECK-LABEL: func.func @matmul_narrow(
+// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:           linalg.fill {{.*}} -> tensor<16x10xf32>
+func.func @matmul_narrow(%a: tensor<64x256xf32>, %b: tensor<256x10xf32>) -> tensor<64x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x10xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x10xf32>) -> tensor<64x10xf32>
+  %r = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x256xf32>, tensor<256x10xf32>) outs(%f : tensor<64x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x10xf32>
+  return %r : tensor<64x10xf32>
+}
+
+// Elementwise: one row at a time, 128 elements (eight vectors) per step.
+// Small ops are not parallelized.
+// CHECK-LABEL: func.func @bias_relu(
+// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c256 step %c128
+// CHECK:             linalg.generic {{.*}} outs({{.*}} : tensor<1x128xf32>)
+// THREADS-LABEL: func.func @bias_relu(
+// THREADS-NOT:     relax.parallel
+// THREADS:       return
+func.func @bias_relu(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> tensor<64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x256xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : tensor<64x256xf32>, tensor<256xf32>) outs(%e : tensor<64x256xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %s = arith.addf %v, %w : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
+
+// A row length with no multiple of 16 up to 128 that divides it: 128-element
+// tiles up to 896 and a peeled 104-element tail.
+// CHECK-LABEL: func.func @ragged_rows(
+// CHECK:         scf.for %{{.*}} = %c0 to %c896 step %c128
+// CHECK:           linalg.generic {{.*}} outs({{.*}} : tensor<1x128xf32>)
+// CHECK:         linalg.generic {{.*}} outs({{.*}} : tensor<1x104xf32>)
+func.func @ragged_rows(%x: tensor<3x1000xf32>) -> tensor<3x1000xf32> {
+  %e = tensor.empty() : tensor<3x1000xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<3x1000xf32>) outs(%e : tensor<3x1000xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %n = arith.negf %v : f32
+    linalg.yield %n : f32
+  } -> tensor<3x1000xf32>
+  return %r : tensor<3x1000xf32>
+}
+
+// Left alone: i1 buffers (LLVM packs a vector of i1 into bits), gathers, and a
+// reduction that adds a constant (upstream vectorizes it as one add per
+// vector).
+// CHECK-LABEL: func.func @untouched(
+// CHECK-NOT:     scf.for
+// CHECK:         return
+func.func @untouched(%x: tensor<64x256xf32>, %idx: tensor<64xi64>) -> (tensor<64x256xi1>, tensor<64xf32>, tensor<f32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e1 = tensor.empty() : tensor<64x256xi1>
+  %c = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x256xf32>) outs(%e1 : tensor<64x256xi1>) {
+  ^bb0(%v: f32, %o: i1):
+    %p = arith.cmpf ogt, %v, %zero : f32
+    linalg.yield %p : i1
+  } -> tensor<64x256xi1>
+  %e2 = tensor.empty() : tensor<64xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%idx : tensor<64xi64>) outs(%e2 : tensor<64xf32>) {
+  ^bb0(%j: i64, %o: f32):
+    %i = linalg.index 0 : index
+    %jj = arith.index_cast %j : i64 to index
+    %v = tensor.extract %x[%i, %jj] : tensor<64x256xf32>
+    linalg.yield %v : f32
+  } -> tensor<64xf32>
+  %e3 = tensor.empty() : tensor<f32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<f32>) -> tensor<f32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>], iterator_types = ["reduction"]}
+      ins(%idx : tensor<64xi64>) outs(%f3 : tensor<f32>) {
+  ^bb0(%j: i64, %o: f32):
+    %a = arith.addf %o, %one : f32
+    linalg.yield %a : f32
+  } -> tensor<f32>
+  return %c, %g, %s : tensor<64x256xi1>, tensor<64xf32>, tensor<f32>
+}

@@ -1,0 +1,92 @@
+// The CPU schedule on relax programs: after relax-cpu-vectorize, contraction
+// tiles are vector.contract on registers carried through the k loop,
+// elementwise chains are one loop nest of vector ops, and transposes stay in
+// indexing maps; after the whole pipeline, the k loop is FMAs on vectors.
+// RUN: relax-opt %s --convert-relax-to-linalg --canonicalize --linalg-fuse-elementwise-ops --relax-cpu-tile=vector-bits=512 --canonicalize --relax-cpu-vectorize --canonicalize | FileCheck %s
+// RUN: relax-opt %s --relax-to-llvm=vector-bits=512 --mlir-print-ir-after=relax-cpu-lower-vectors 2>&1 >/dev/null | FileCheck %s --check-prefix=LOWERED
+// RUN: relax-opt %s --relax-to-llvm=vector-bits=512 | FileCheck %s --check-prefix=LLVM
+// The plain pipeline keeps scalar loops.
+// RUN: relax-opt %s --relax-to-llvm=opt-level=0 | FileCheck %s --check-prefix=PLAIN
+
+// CHECK-LABEL: func.func @matmul(
+// CHECK-NOT:     linalg.
+// CHECK:         scf.for %{{.*}} step %c64
+// CHECK:           scf.for %{{.*}} step %c6
+// CHECK:             %[[ACC:.*]] = scf.for %{{.*}} = %c0 to %c784 step %c1 iter_args(%[[A:.*]] = %{{.*}}) -> (vector<6x64xf32>)
+// CHECK:               vector.transfer_read {{.*}} vector<6x1xf32>
+// CHECK:               vector.transfer_read {{.*}} vector<64xf32>
+// CHECK:               %[[C:.*]] = vector.contract {{.*}} %[[A]] : vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
+// CHECK:               scf.yield %[[C]] : vector<6x64xf32>
+// CHECK:             vector.transfer_write %[[ACC]]
+// LOWERED-LABEL: func.func @matmul(
+// LOWERED:         scf.for %{{.*}} = %c0 to %c784 step %c1 iter_args(%{{.*}}) -> (vector<6x64xf32>)
+// LOWERED-COUNT-6:   vector.fma {{.*}} : vector<64xf32>
+// LOWERED:           scf.yield
+// LLVM-LABEL: llvm.func @matmul(
+// LLVM:         llvm.intr.fmuladd({{.*}}) : (vector<64xf32>, vector<64xf32>, vector<64xf32>) -> vector<64xf32>
+// PLAIN-LABEL: llvm.func @matmul(
+// PLAIN-NOT:    vector<
+// PLAIN:        llvm.return
+func.func @matmul(%a: tensor<64x784xf32>, %b: tensor<784x256xf32>) -> tensor<64x256xf32> {
+  %r = relax.dataflow -> (tensor<64x256xf32>) {
+    %mm = relax.matmul %a, %b : tensor<64x784xf32>, tensor<784x256xf32> -> tensor<64x256xf32>
+    relax.output %mm : tensor<64x256xf32>
+  }
+  return %r : tensor<64x256xf32>
+}
+
+// x^T @ dy with x^T from permute_dims: no transposed copy, the tile reads six
+// consecutive elements of a row of x.
+// CHECK-LABEL: func.func @transposed(
+// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     vector.transpose
+// CHECK:         scf.for %{{.*}} iter_args(%{{.*}}) -> (vector<6x64xf32>)
+// CHECK:           vector.transfer_read %arg0{{.*}} : tensor<64x784xf32>, vector<6xf32>
+// CHECK:           vector.contract
+// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     vector.transpose
+// CHECK:         return
+func.func @transposed(%x: tensor<64x784xf32>, %d: tensor<64x256xf32>) -> tensor<784x256xf32> {
+  %r = relax.dataflow -> (tensor<784x256xf32>) {
+    %xt = relax.permute_dims %x {axes = array<i64: 1, 0>} : tensor<64x784xf32> -> tensor<784x64xf32>
+    %g = relax.matmul %xt, %d : tensor<784x64xf32>, tensor<64x256xf32> -> tensor<784x256xf32>
+    relax.output %g : tensor<784x256xf32>
+  }
+  return %r : tensor<784x256xf32>
+}
+
+// bias add, tanh and a product: one loop nest, one read of each input and one
+// write per 128-element step, nothing in between in memory.
+// CHECK-LABEL: func.func @chain(
+// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c256 step %c128
+// CHECK:             vector.transfer_read %arg0{{.*}} vector<128xf32>
+// CHECK:             vector.transfer_read %arg1{{.*}} vector<128xf32>
+// CHECK:             arith.addf {{.*}} : vector<128xf32>
+// CHECK:             math.tanh {{.*}} : vector<128xf32>
+// CHECK:             arith.mulf {{.*}} : vector<128xf32>
+// CHECK:             vector.transfer_write
+// CHECK-NOT:     scf.for
+// CHECK:         return
+func.func @chain(%x: tensor<64x256xf32>, %b: tensor<256xf32>) -> tensor<64x256xf32> {
+  %r = relax.dataflow -> (tensor<64x256xf32>) {
+    %h = relax.add %x, %b : tensor<64x256xf32>, tensor<256xf32> -> tensor<64x256xf32>
+    %t = relax.tanh %h : tensor<64x256xf32>
+    %m = relax.multiply %t, %x : tensor<64x256xf32>, tensor<64x256xf32> -> tensor<64x256xf32>
+    relax.output %m : tensor<64x256xf32>
+  }
+  return %r : tensor<64x256xf32>
+}
+
+// A row max: one vector reduction per row.
+// CHECK-LABEL: func.func @row_max(
+// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK:           vector.transfer_read %arg0{{.*}} vector<10xf32>
+// CHECK:           vector.multi_reduction <maximumf>, {{.*}} [1] : vector<1x10xf32> to vector<1xf32>
+func.func @row_max(%x: tensor<64x10xf32>) -> tensor<64xf32> {
+  %r = relax.dataflow -> (tensor<64xf32>) {
+    %s = relax.max %x {axis = array<i64: 1>} : tensor<64x10xf32> -> tensor<64xf32>
+    relax.output %s : tensor<64xf32>
+  }
+  return %r : tensor<64xf32>
+}
