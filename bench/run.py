@@ -25,6 +25,7 @@ import datetime as dt
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import time
@@ -54,6 +55,42 @@ def interpreter(system: str, args: argparse.Namespace) -> tuple[str, dict[str, s
     return args.bench_python, {}
 
 
+def cpu_ticks() -> tuple[int, int]:
+    """(busy, total) CPU time of all CPUs since boot, in clock ticks (/proc/stat)."""
+    try:
+        with open("/proc/stat") as f:
+            values = [int(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+def cpu_busy(seconds: float = 0.5) -> float:
+    """The fraction of all CPUs' time spent busy over `seconds` (this driver
+    sleeps meanwhile, so it is other processes' load)."""
+    busy0, total0 = cpu_ticks()
+    time.sleep(seconds)
+    busy1, total1 = cpu_ticks()
+    return (busy1 - busy0) / max(1, total1 - total0)
+
+
+def children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def wait_idle(limit_s: float, threshold: float = 0.1) -> float:
+    """Waits (up to `limit_s`) until other processes use under `threshold` of
+    the CPUs; returns the last busy fraction seen."""
+    deadline = time.monotonic() + limit_s
+    busy = cpu_busy()
+    while busy >= threshold and time.monotonic() < deadline:
+        time.sleep(2.0)
+        busy = cpu_busy()
+    return busy
+
+
 def run_subprocess(system: str, extra: list[str], threads: int, timeout: float,
                    args: argparse.Namespace) -> Row:
     """Runs run_one.py and returns its JSON row, or a row describing the failure."""
@@ -63,7 +100,10 @@ def run_subprocess(system: str, extra: list[str], threads: int, timeout: float,
         return {**base, "error": f"interpreter {python} not found"}
     env = {**os.environ, **thread_environment(threads), **env_add}
     cmd = [python, str(BENCH / "run_one.py"), "--system", system, "--threads", str(threads), *extra]
+    busy = wait_idle(args.wait_idle) if args.wait_idle > 0 else cpu_busy()
+    base["cpu_busy_before"] = busy
     start = time.perf_counter()
+    ticks0, child0 = cpu_ticks(), children_cpu_s()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
                               cwd=ROOT)
@@ -72,11 +112,17 @@ def run_subprocess(system: str, extra: list[str], threads: int, timeout: float,
         return {**base, "error": f"timeout after {timeout:.0f} s",
                 "stderr_tail": tail.decode(errors="replace") if isinstance(tail, bytes) else tail}
     wall = time.perf_counter() - start
+    ticks1, child1 = cpu_ticks(), children_cpu_s()
+    # Other processes' share of the CPUs while the subprocess ran: all busy
+    # ticks minus the subprocess's own CPU time.
+    hz = os.sysconf("SC_CLK_TCK")
+    others = ((ticks1[0] - ticks0[0]) - (child1 - child0) * hz) / max(1, ticks1[1] - ticks0[1])
+    base["cpu_busy_others"] = max(0.0, others)
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if lines:
         try:
-            row: Row = json.loads(lines[-1])
-            row["wall_s"] = wall
+            row: Row = {**json.loads(lines[-1]), "cpu_busy_before": busy,
+                        "cpu_busy_others": base["cpu_busy_others"], "wall_s": wall}
             if proc.returncode != 0 and "error" not in row:
                 row["error"] = f"exit status {proc.returncode}"
             return row
@@ -139,6 +185,9 @@ def _notes(row: Row) -> str:
     parts = []
     if row.get("quick"):
         parts.append(f"quick ({row.get('steps')} steps)")
+    busy = max(row.get("cpu_busy_before", 0.0), row.get("cpu_busy_others", 0.0))
+    if busy >= 0.1:
+        parts.append(f"other processes used {busy:.0%} of the CPUs")
     if row.get("steps_note"):
         parts.append(row["steps_note"])
     parts += row.get("notes", [])
@@ -169,7 +218,8 @@ def render(doc: dict[str, Any]) -> str:
             "to the first N cores. *× JAX* = step time / JAX's step time (above 1 is slower). "
             "*compile s*: relax `gradient` + `compile`, JAX `.lower().compile()`, 0 for eager "
             "systems. *RSS Δ*: resident-memory high-water mark during the steps minus the "
-            "resident size just before the first step. *max rel err*: the largest "
+            "resident size just before the first step. A note says when other processes used "
+            "10% or more of the CPUs just before or during a measurement (a shared machine). *max rel err*: the largest "
             "max|v - ref| / max|ref| over the loss and every gradient, against a float64 numpy "
             "reference computed in the same process.", ""]
     rows: list[Row] = doc.get("rows", [])
@@ -228,6 +278,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="seconds per subprocess (default 1800)")
     parser.add_argument("--time-budget", type=float, default=60.0,
                         help="seconds of timed steps for a workload whose step takes > 100 ms")
+    parser.add_argument("--wait-idle", type=float, default=0.0, metavar="SECONDS",
+                        help="before each measurement, wait up to SECONDS for the other "
+                             "processes' CPU use to drop under 10%% (a shared machine)")
     parser.add_argument("--fresh", action="store_true",
                         help="do not merge with today's results file")
     parser.add_argument("--no-sgemm", action="store_true", help="skip numpy's sgemm probe")

@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -143,6 +145,40 @@ static std::optional<unsigned> innermostDim(AffineMap map) {
   return std::nullopt;
 }
 
+/// Reduction steps per cache block of a contraction (see planCPUTiles).
+static constexpr int64_t kCacheBlock = 256;
+
+/// Whether contraction `op` reads its output's contiguous loop `colDim`
+/// with a stride while both inputs are contiguous along its single reduction
+/// loop, whose trip is a multiple of `lanes` (a @ b^T): the outer-product tile
+/// would gather, partial dot products read both inputs by whole vectors.
+static bool isDotProductForm(linalg::LinalgOp op, unsigned colDim, ArrayRef<int64_t> ranges,
+                             int64_t lanes) {
+  std::optional<unsigned> reduction;
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (!linalg::isReductionIterator(iterator))
+      continue;
+    if (reduction)
+      return false;
+    reduction = d;
+  }
+  if (!reduction || ranges[*reduction] % lanes != 0 || ranges[*reduction] < lanes)
+    return false;
+  bool stridedCol = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (innermostDim(map) != reduction)
+      return false;
+    if (map.isFunctionOfDim(colDim))
+      stridedCol = true;
+  }
+  Type out = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+  return stridedCol && isa<FloatType>(out) &&
+         llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+           return getElementTypeOrSelf(input->get().getType()) == out;
+         });
+}
+
 std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
                                                   const CPUTarget &target) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() || op.getNumLoops() == 0)
@@ -170,6 +206,23 @@ std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
     if (out.getNumResults() >= 2)
       if (auto dim = dyn_cast<AffineDimExpr>(out.getResult(out.getNumResults() - 2)))
         rowDim = dim.getPosition();
+    if (colDim && isDotProductForm(op, *colDim, ranges, lanes)) {
+      // Rows of the output's contiguous loop, each a vector of partial sums
+      // along the reduction (see tileSplitK).
+      plan.contraction = true;
+      plan.splitK = lanes;
+      plan.outer.assign(numLoops, 1);
+      for (unsigned d = 0; d < numLoops; ++d)
+        if (linalg::isReductionIterator(op.getIteratorTypesArray()[d]))
+          plan.outer[d] = 0;
+      // rows x cols partial-sum vectors: each step loads `rows` vectors of a
+      // and `cols` of b for rows * cols FMAs.
+      int64_t cols = chooseVectorTile(ranges[*colDim], 1, 4);
+      plan.outer[*colDim] = cols;
+      if (rowDim)
+        plan.outer[*rowDim] = std::min(ranges[*rowDim], std::max<int64_t>(1, target.accumulatorRegisters / cols));
+      return plan;
+    }
     if (colDim) {
       int64_t cols = chooseVectorTile(ranges[*colDim], lanes, 4 * lanes);
       int64_t vectors = llvm::divideCeil(cols, lanes);
@@ -184,6 +237,13 @@ std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
       if (rowDim)
         plan.outer[*rowDim] = std::min(rows, ranges[*rowDim]);
       plan.contraction = true;
+      // A reduction longer than kCacheBlock is walked in blocks of it when
+      // the rhs panel (reduction x cols) would not stay in the L1/L2 cache.
+      plan.cacheBlock.assign(numLoops, 0);
+      for (unsigned d = 0; d < numLoops; ++d)
+        if (linalg::isReductionIterator(op.getIteratorTypesArray()[d]) &&
+            ranges[d] > 2 * kCacheBlock && ranges[d] % kCacheBlock == 0)
+          plan.cacheBlock[d] = kCacheBlock;
       return plan;
     }
   }
@@ -291,8 +351,12 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
       if (std::optional<TilePlan> plan = planCPUTiles(op, target); plan && plan->contraction)
         contractions.push_back({op, *plan});
     });
-    for (auto &[op, plan] : contractions)
-      tileContraction(rewriter, op, plan, tiled);
+    for (auto &[op, plan] : contractions) {
+      if (plan.splitK)
+        tileSplitK(rewriter, op, plan, tiled);
+      else
+        tileContraction(rewriter, op, plan, tiled);
+    }
 
     SmallVector<std::pair<linalg::LinalgOp, TilePlan>> others;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -309,6 +373,21 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
                        llvm::DenseSet<Operation *> &tiled) {
     MLIRContext *ctx = op->getContext();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    // Cache blocks of the reduction: the register tiles of one block read a
+    // `kc` x cols panel of the rhs that stays in cache across the row tiles.
+    SmallVector<int64_t> blocks = dropWholeTiles(plan.cacheBlock, ranges);
+    if (llvm::any_of(blocks, [](int64_t s) { return s != 0; })) {
+      scf::SCFTilingOptions blocking;
+      blocking.setTileSizes(asIndexAttrs(ctx, blocks));
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> blocked =
+          scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), blocking);
+      if (succeeded(blocked) && blocked->tiledOps.size() == 1) {
+        rewriter.replaceOp(op, blocked->replacements);
+        op = cast<linalg::LinalgOp>(blocked->tiledOps.front());
+        ranges = op.getStaticLoopRanges();
+      }
+    }
     SmallVector<int64_t> outer = dropWholeTiles(plan.outer, ranges);
     Operation *tiledOp = op;
     SmallVector<LoopLikeOpInterface> loops;
@@ -362,6 +441,167 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
         rewriter.replaceOp(tiledOp, result->replacements);
         for (Operation *t : result->tiledOps)
           tiled.insert(t);
+      }
+    }
+    peelPartialTiles(rewriter, loops);
+  }
+
+  /// `out += a @ b^T` (both inputs contiguous along k, the output's columns
+  /// strided in b) as partial dot products: p[..., kv] = sum over k/kv steps
+  /// of fma(a[.., ko, kv], b[.., ko, kv]), then out = out + sum_kv p. The sum
+  /// is the root of the tile: each tile of `rows` outputs fuses its slice of p
+  /// (and the fills), so p is a rows x kv register tile that never reaches
+  /// memory; each step of the ko loop is one load of a, `rows` loads of b and
+  /// `rows` vector FMAs.
+  void tileSplitK(IRRewriter &rewriter, linalg::LinalgOp op, const TilePlan &plan,
+                  llvm::DenseSet<Operation *> &tiled) {
+    MLIRContext *ctx = op->getContext();
+    Location loc = op.getLoc();
+    unsigned numLoops = op.getNumLoops();
+    int64_t kv = plan.splitK;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    unsigned kDim = 0;
+    for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+      if (linalg::isReductionIterator(iterator))
+        kDim = d;
+    OpOperand *init = op.getDpsInitOperand(0);
+    auto outType = cast<RankedTensorType>(init->get().getType());
+    Type element = outType.getElementType();
+    AffineExpr kvExpr = getAffineDimExpr(numLoops, ctx);
+
+    rewriter.setInsertionPoint(op);
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = cast<RankedTensorType>(input->get().getType());
+      int64_t rank = type.getRank();
+      SmallVector<ReassociationIndices> reassociation;
+      for (int64_t i = 0; i + 1 < rank; ++i)
+        reassociation.push_back({i});
+      reassociation.push_back({rank - 1, rank});
+      SmallVector<int64_t> shape(type.getShape());
+      shape.back() = ranges[kDim] / kv;
+      shape.push_back(kv);
+      inputs.push_back(tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get(shape, element), input->get(), reassociation));
+      SmallVector<AffineExpr> results(op.getMatchingIndexingMap(input).getResults());
+      results.push_back(kvExpr);
+      maps.push_back(AffineMap::get(numLoops + 1, 0, results, ctx));
+    }
+    SmallVector<AffineExpr> partialResults(op.getMatchingIndexingMap(init).getResults());
+    partialResults.push_back(kvExpr);
+    maps.push_back(AffineMap::get(numLoops + 1, 0, partialResults, ctx));
+    SmallVector<int64_t> partialShape(outType.getShape());
+    partialShape.push_back(kv);
+    Value zero = arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(element)));
+    Value partialInit =
+        linalg::FillOp::create(rewriter, loc, zero,
+                               tensor::EmptyOp::create(rewriter, loc, partialShape, element).getResult())
+            .getResult(0);
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    iterators.push_back(utils::IteratorType::parallel);
+    auto partial = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{partialInit.getType()}, inputs, ValueRange{partialInit}, maps,
+        iterators, [](OpBuilder &b, Location l, ValueRange args) {
+          Value r = math::FmaOp::create(b, l, args[0], args[1], args[2]);
+          linalg::YieldOp::create(b, l, r);
+        });
+
+    int64_t rank = outType.getRank();
+    AffineMap sumIn = AffineMap::getMultiDimIdentityMap(rank + 1, ctx);
+    AffineMap sumOut = AffineMap::get(rank + 1, 0, sumIn.getResults().drop_back(), ctx);
+    SmallVector<utils::IteratorType> sumIterators(rank, utils::IteratorType::parallel);
+    sumIterators.push_back(utils::IteratorType::reduction);
+    auto sum = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{outType}, ValueRange{partial.getResult(0)},
+        ValueRange{init->get()}, ArrayRef<AffineMap>{sumIn, sumOut}, sumIterators,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          Value r = arith::AddFOp::create(b, l, args[1], args[0]);
+          linalg::YieldOp::create(b, l, r);
+        });
+    rewriter.replaceOp(op, sum.getResults());
+
+    // Tile the sum: one output row segment of `rows` columns per tile, the
+    // columns outermost (a panel of b stays in cache while the rows stream).
+    AffineMap outMap = op.getMatchingIndexingMap(init);
+    SmallVector<int64_t> sizes(rank + 1, 1);
+    sizes[rank] = 0;
+    int64_t colDim = cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
+    sizes[rank - 1] = plan.outer[colDim];
+    if (rank >= 2)
+      if (auto rowExpr = dyn_cast<AffineDimExpr>(outMap.getResult(rank - 2)))
+        sizes[rank - 2] = plan.outer[rowExpr.getPosition()];
+    SmallVector<int64_t> sumRanges(outType.getShape());
+    sumRanges.push_back(kv);
+    SmallVector<int64_t> order;
+    for (int64_t d = rank - 1; d >= 0; --d)
+      order.push_back(d);
+    order.push_back(rank);
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(asIndexAttrs(ctx, dropWholeTiles(sizes, sumRanges)));
+    tiling.setInterchange(order);
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    options.setFusionControlFn(
+        [partialOp = partial.getOperation()](
+            tensor::ExtractSliceOp, OpResult producer,
+            bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (isa<linalg::FillOp>(producer.getOwner()) || producer.getOwner() == partialOp)
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+    rewriter.setInsertionPoint(sum);
+    FailureOr<scf::SCFTileAndFuseResult> result = scf::tileConsumerAndFuseProducersUsingSCF(
+        rewriter, cast<TilingInterface>(sum.getOperation()), options);
+    if (failed(result))
+      return;
+    for (auto [original, replacement] : result->replacements)
+      rewriter.replaceAllUsesWith(original, replacement);
+    SmallVector<LoopLikeOpInterface> loops(result->loops.begin(), result->loops.end());
+    int64_t work = 1;
+    for (int64_t r : ranges)
+      work *= r;
+    markParallel(loops, work, numThreads, parallelMinWork);
+    linalg::GenericOp partialTile;
+    for (Operation *t : result->tiledAndFusedOps) {
+      tiled.insert(t);
+      if (auto generic = dyn_cast<linalg::GenericOp>(t))
+        if (!generic.getBody()->getOps<math::FmaOp>().empty())
+          partialTile = generic;
+    }
+    for (Operation *dead : {sum.getOperation(), partial.getOperation()})
+      if (dead->use_empty())
+        rewriter.eraseOp(dead);
+    if (partialInit.use_empty())
+      rewriter.eraseOp(partialInit.getDefiningOp());
+
+    // One ko step per iteration; the unit ko loop then leaves the tile, which
+    // becomes an elementwise fma of the register tile.
+    if (partialTile) {
+      SmallVector<int64_t> inner(numLoops + 1, 0);
+      inner[kDim] = 1;
+      scf::SCFTilingOptions stepTiling;
+      stepTiling.setTileSizes(asIndexAttrs(ctx, inner));
+      rewriter.setInsertionPoint(partialTile);
+      FailureOr<scf::SCFTilingResult> steps = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(partialTile.getOperation()), stepTiling);
+      if (succeeded(steps)) {
+        rewriter.replaceOp(partialTile, steps->replacements);
+        for (Operation *t : steps->tiledOps) {
+          tiled.insert(t);
+          auto step = dyn_cast<linalg::GenericOp>(t);
+          if (!step)
+            continue;
+          linalg::ControlDropUnitDims drop;
+          drop.controlFn = [kDim](Operation *) { return SmallVector<unsigned>{kDim}; };
+          rewriter.setInsertionPoint(step);
+          FailureOr<linalg::DropUnitDimsResult> dropped =
+              linalg::dropUnitDims(rewriter, step, drop);
+          if (succeeded(dropped)) {
+            rewriter.replaceOp(step, dropped->replacements);
+            tiled.insert(dropped->resultOp);
+          }
+        }
       }
     }
     peelPartialTiles(rewriter, loops);
@@ -537,6 +777,16 @@ struct CPULowerVectorsPass : relax::impl::CPULowerVectorsPassBase<CPULowerVector
         failed(apply([](RewritePatternSet &p) {
           vector::populateVectorOuterProductLoweringPatterns(p);
           vector::populateVectorBroadcastLoweringPatterns(p);
+        })) ||
+        failed(apply([](RewritePatternSet &p) {
+          // Vectors of these would otherwise become one libm call per lane.
+          // (Not the logarithms: upstream's are off for subnormal inputs.
+          // exp flushes subnormal results to 0.)
+          auto vectorized = [](StringRef name) {
+            return llvm::is_contained({"math.tanh", "math.erf", "math.exp", "math.expm1"}, name);
+          };
+          populateMathF32ExpansionPatterns(p, vectorized);
+          populateMathPolynomialApproximationPatterns(p, vectorized);
         })))
       return signalPassFailure();
   }

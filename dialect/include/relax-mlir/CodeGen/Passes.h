@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -37,8 +38,16 @@ struct TilePlan {
   SmallVector<int64_t> outer;
   /// Second level, applied to the tile: the reduction loops of a contraction.
   SmallVector<int64_t> inner;
+  /// Before both (empty or all 0: none): cache blocks of a contraction's
+  /// reduction loops.
+  SmallVector<int64_t> cacheBlock;
   /// Whether the op is a contraction whose output fill is fused into its tile.
   bool contraction = false;
+  /// A contraction whose output's contiguous loop is strided in its input
+  /// while both inputs are contiguous along the reduction (`a @ b^T`): it is
+  /// computed as `splitK`-wide partial dot products instead (see
+  /// relax-cpu-tile); 0 when not.
+  int64_t splitK = 0;
 };
 
 /// The register-level tile plan of `op` for `target`, or nothing when the op

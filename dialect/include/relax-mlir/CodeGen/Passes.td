@@ -24,6 +24,10 @@ def CPUTilePass : Pass<"relax-cpu-tile", "::mlir::func::FuncOp"> {
       accumulator registers allow; the fill that initializes the output is
       fused into the tile; the reduction dimensions are then tiled by 1, so
       each step is one rank-1 update of the register tile.
+    - `a @ b^T` (both inputs contiguous along the reduction, the output's
+      columns strided in `b`): split into partial dot products, a vector of
+      them per output, summed at the end of the tile; each step is one load
+      of `a`, one of each row of `b` and one FMA per row.
     - everything else (elementwise chains, broadcasts, reductions): one row
       at a time, with the innermost dimension of the largest operand kept
       whole up to eight vectors (longer ones in chunks).
@@ -45,7 +49,8 @@ def CPUTilePass : Pass<"relax-cpu-tile", "::mlir::func::FuncOp"> {
            "Smallest iteration space (product of loop sizes) worth a parallel loop">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::affine::AffineDialect",
-                           "::mlir::tensor::TensorDialect", "::mlir::arith::ArithDialect"];
+                           "::mlir::tensor::TensorDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect"];
 }
 
 def CPUVectorizePass : Pass<"relax-cpu-vectorize", "::mlir::func::FuncOp"> {
@@ -74,9 +79,14 @@ def CPULowerVectorsPass : Pass<"relax-cpu-lower-vectors", "::mlir::func::FuncOp"
     same buffer out of loops, then lowers `vector.contract` to outer products
     and those to `vector.fma`, `vector.multi_reduction` to 1-D reductions,
     and transfers, transposes, shape casts and broadcasts to rank 1, in
-    separate pattern groups (one combined group explodes in memory).
+    separate pattern groups (one combined group explodes in memory). Finally
+    `tanh`, `erf`, `exp` and `expm1` of f32 (and f16, through f32) become
+    MLIR's polynomial approximations, which vectorize, instead of one libm
+    call per lane (within 4 ulp of the exact value; `exp` flushes results below 2^-126
+    to 0).
   }];
-  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect"];
+  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::math::MathDialect", "::mlir::arith::ArithDialect"];
 }
 
 def CPUParallelizePass : Pass<"relax-cpu-parallelize", "::mlir::func::FuncOp"> {
