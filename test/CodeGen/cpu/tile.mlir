@@ -4,6 +4,7 @@
 // RUN: relax-opt %s "--relax-cpu-tile=vector-bits=512 num-threads=2" | FileCheck %s --check-prefix=THREADS
 
 #mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
 #km = affine_map<(m, n, k) -> (k, m)>
 #kn = affine_map<(m, n, k) -> (k, n)>
 #mn = affine_map<(m, n, k) -> (m, n)>
@@ -163,4 +164,55 @@ func.func @untouched(%x: tensor<64x256xf32>, %idx: tensor<64xi64>) -> (tensor<64
     linalg.yield %a : f32
   } -> tensor<f32>
   return %c, %g, %s : tensor<64x256xi1>, tensor<64xf32>, tensor<f32>
+}
+
+// a @ b^T (both inputs contiguous along k, the output's columns strided in
+// b): k split into 4 steps of 16-lane partial sums, a 6x4 tile of partial-sum
+// vectors updated by an elementwise fma per step, then summed over the lanes;
+// no transposed copy of b.
+// CHECK-LABEL: func.func @matmul_bt(
+// CHECK-NOT:     linalg.transpose
+// CHECK:         tensor.expand_shape %arg0 {{\[\[}}0], [1, 2]] output_shape [12, 4, 16]
+// CHECK:         tensor.expand_shape %arg1 {{\[\[}}0], [1, 2]] output_shape [32, 4, 16]
+// CHECK:         scf.for %{{.*}} = %c0 to %c32 step %c4
+// CHECK:           scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK:             linalg.fill {{.*}} -> tensor<6x4x16xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins({{.*}} : tensor<6x16xf32>, tensor<4x16xf32>) outs({{.*}} : tensor<6x4x16xf32>)
+// CHECK:                 math.fma
+// CHECK:             linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins({{.*}} : tensor<6x4x16xf32>) outs({{.*}} : tensor<6x4xf32>)
+func.func @matmul_bt(%a: tensor<12x64xf32>, %b: tensor<32x64xf32>) -> tensor<12x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<12x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<12x32xf32>) -> tensor<12x32xf32>
+  %r = linalg.generic {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<12x64xf32>, tensor<32x64xf32>) outs(%f : tensor<12x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<12x32xf32>
+  return %r : tensor<12x32xf32>
+}
+
+// A reduction of 1024: cache blocks of 256 outside the register tiles (the
+// fill then stays outside too).
+// CHECK-LABEL: func.func @matmul_deep(
+// CHECK:         linalg.fill {{.*}} -> tensor<1x64xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c1024 step %c256
+// CHECK:           scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK:             scf.for %{{.*}} = %c0 to %c256 step %c1
+// CHECK:               linalg.generic {{.*}} outs({{.*}} : tensor<6x64xf32>)
+func.func @matmul_deep(%a: tensor<12x1024xf32>, %b: tensor<1024x64xf32>) -> tensor<12x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<12x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<12x64xf32>) -> tensor<12x64xf32>
+  %r = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<12x1024xf32>, tensor<1024x64xf32>) outs(%f : tensor<12x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<12x64xf32>
+  return %r : tensor<12x64xf32>
 }
