@@ -78,8 +78,19 @@ test-asan: $(VENV)/.stamp $(DEPS)/mlir-python/relax-mlir-python-sources.stamp | 
 	  RELAX_MLIR_PYTHON_PACKAGES=$(ASAN_BUILD)/python_packages PYTHONPATH=$(ASAN_BUILD)/python_packages \
 	  $(PY) -m pytest -q -p no:cacheprovider $(ASAN_PYTEST) $(ASAN_DESELECT)
 
-# Benchmarks (ratios against peers measured in the same run).
-bench: build
+# Benchmarks (ratios against peers measured in the same run): one training
+# step of five workloads in relax-mlir, JAX, numpy and PyTorch, each in its own
+# process, 1 and 2 threads; writes bench/results/<date>.json and
+# bench/RESULTS.md. The peers live in a venv of their own (bench/.venv).
+# BENCH_ARGS passes options to bench/run.py (e.g. BENCH_ARGS="--quick").
+BENCH_VENV := $(ROOT)/bench/.venv
+$(BENCH_VENV)/.stamp: bench/requirements.txt
+	test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install -q --disable-pip-version-check -r bench/requirements.txt
+	touch $@
+
+bench: build $(BENCH_VENV)/.stamp
+	$(PY) bench/run.py $(BENCH_ARGS)
 	$(PY) bench/call_overhead.py
 	$(PY) bench/checkpoint_memory.py
 

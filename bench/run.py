@@ -92,15 +92,16 @@ def wait_idle(limit_s: float, threshold: float = 0.1) -> float:
 
 
 def run_subprocess(system: str, extra: list[str], threads: int, timeout: float,
-                   args: argparse.Namespace) -> Row:
-    """Runs run_one.py and returns its JSON row, or a row describing the failure."""
+                   args: argparse.Namespace, measure: bool = True) -> Row:
+    """Runs run_one.py and returns its JSON row, or a row describing the failure;
+    before a measurement (not a version probe) it waits for `--wait-idle`."""
     python, env_add = interpreter(system, args)
     base: Row = {"system": system, "threads": threads}
     if not Path(python).exists():
         return {**base, "error": f"interpreter {python} not found"}
     env = {**os.environ, **thread_environment(threads), **env_add}
     cmd = [python, str(BENCH / "run_one.py"), "--system", system, "--threads", str(threads), *extra]
-    busy = wait_idle(args.wait_idle) if args.wait_idle > 0 else cpu_busy()
+    busy = wait_idle(args.wait_idle) if measure and args.wait_idle > 0 else cpu_busy()
     base["cpu_busy_before"] = busy
     start = time.perf_counter()
     ticks0, child0 = cpu_ticks(), children_cpu_s()
@@ -176,13 +177,37 @@ def merge_rows(old: Iterable[Row], new: Iterable[Row]) -> list[Row]:
 
 # --- RESULTS.md -----------------------------------------------------------------------------
 
+LEGEND = [
+    "Workloads (float32, see `bench/workloads.py`): `mlp` 64x784 -> 256 relu -> 10, "
+    "log_softmax + nll_loss; `deep_mlp` 8 x (1024x1024 dense + tanh) on 128x1024, mean squared "
+    "error; `cnn` 32x3x32x32, two 3x3 conv (16, 32) + bias + relu + 2x2 max-pool, dense to 10, "
+    "log_softmax + nll_loss; `transformer_block` 8192x256 tokens, x + W2 gelu(W1 layer_norm(x) "
+    "+ b1) + b2, mean squared error; `deep_mlp_ckpt` = `deep_mlp` with checkpointed segments "
+    "of 3, 3 and 2 layers (relax checkpoint markers, `jax.checkpoint`, "
+    "`torch.utils.checkpoint`).",
+    "",
+    "- Each cell is one process, pinned to the first N cores: warm-up steps, then the median "
+    "wall time of one step (the loss and every parameter gradient) on fixed inputs.",
+    "- *× JAX*: step time / JAX's step time (above 1 is slower than JAX).",
+    "- *compile s*: relax `gradient` + `compile`; JAX `.lower().compile()`; 0 for the eager "
+    "systems.",
+    "- *RSS Δ MiB*: the resident high-water mark during the steps minus the resident size just "
+    "before the first step (after `malloc_trim`); *peak RSS*: the process's lifetime peak.",
+    "- *max rel err*: the largest max|v - ref| / max|ref| over the loss and every gradient, "
+    "against a float64 numpy reference computed in the same process.",
+    "- *notes*: rows from `--quick` runs (few steps: indicative only), and measurements during "
+    "which other processes used 10% or more of the CPUs (the machine is shared).",
+]
+
 
 def _fmt(value: Any, spec: str, missing: str = "–") -> str:
     return missing if value is None else format(value, spec)
 
 
-def _notes(row: Row) -> str:
+def _notes(row: Row, versions: dict[str, str]) -> str:
     parts = []
+    if row.get("version") and row["version"] != versions.get(row.get("system", "")):
+        parts.append(f"measured with {row['version']}")
     if row.get("quick"):
         parts.append(f"quick ({row.get('steps')} steps)")
     busy = max(row.get("cpu_busy_before", 0.0), row.get("cpu_busy_others", 0.0))
@@ -212,16 +237,7 @@ def render(doc: dict[str, Any]) -> str:
                    f"**{sgemm['gflops']:.1f} GFLOP/s** ({sgemm['median_ms']:.2f} ms)")
     elif sgemm:
         out.append(f"- numpy sgemm probe failed: {sgemm.get('error')}")
-    out += ["",
-            "Each cell is one process: warm-up steps, then the median wall time of a step "
-            "(loss and all parameter gradients) over the timed steps, on fixed inputs, pinned "
-            "to the first N cores. *× JAX* = step time / JAX's step time (above 1 is slower). "
-            "*compile s*: relax `gradient` + `compile`, JAX `.lower().compile()`, 0 for eager "
-            "systems. *RSS Δ*: resident-memory high-water mark during the steps minus the "
-            "resident size just before the first step. A note says when other processes used "
-            "10% or more of the CPUs just before or during a measurement (a shared machine). *max rel err*: the largest "
-            "max|v - ref| / max|ref| over the loss and every gradient, against a float64 numpy "
-            "reference computed in the same process.", ""]
+    out += ["", *LEGEND, ""]
     rows: list[Row] = doc.get("rows", [])
     for threads in sorted({r.get("threads", 0) for r in rows}):
         out += [f"## {threads} thread{'s' if threads != 1 else ''}", "",
@@ -246,7 +262,7 @@ def render(doc: dict[str, Any]) -> str:
                     f"| {name} | {r['system']} | {r['median_ms']:.3f} | {_fmt(ratio, '.2f')} "
                     f"| {r.get('compile_s', 0):.2f} | {r.get('rss_increase_mib', 0):.1f} "
                     f"| {r.get('peak_rss_mib', 0):.0f} | {r.get('max_rel_err', float('nan')):.1e} "
-                    f"| {r.get('steps')} | {_notes(r)} |")
+                    f"| {r.get('steps')} | {_notes(r, doc.get('versions', {}))} |")
         deep = [r for r in trows if r.get("workload") == "deep_mlp" and "matmul_gflops" in r]
         if deep:
             counted = deep[0].get("matmul_flops", 0) / 1e9
@@ -314,7 +330,7 @@ def main(argv: list[str] | None = None) -> None:
     versions: dict[str, str] = dict(doc.get("versions", {}))
     broken: dict[str, str] = {}
     for system in args.systems:
-        probe = run_subprocess(system, ["--probe", "version"], 1, 300, args)
+        probe = run_subprocess(system, ["--probe", "version"], 1, 300, args, measure=False)
         if "error" in probe:
             broken[system] = probe["error"] + (": " + probe.get("stderr_tail", "")[-500:]
                                                if "stderr_tail" in probe else "")

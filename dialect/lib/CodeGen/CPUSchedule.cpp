@@ -89,7 +89,7 @@ static bool reductionsReadInputs(linalg::LinalgOp op) {
 /// Whether the vectorizer may take `op` (the memory ABI included).
 static bool isVectorizable(linalg::LinalgOp op) {
   return !hasBooleanOperand(op) && reductionsReadInputs(op) &&
-         succeeded(linalg::vectorizeOpPrecondition(op));
+         succeeded(linalg::vectorizeOpPrecondition(op, {}, {}, /*vectorizeNDExtract=*/true));
 }
 
 /// Whether `op` is a contraction the schedule tiles for registers: a sum of
@@ -344,6 +344,18 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
     CPUTarget target = CPUTarget::host(vectorBits);
     IRRewriter rewriter(ctx);
     llvm::DenseSet<Operation *> tiled;
+
+    // Convolutions as a matrix product of the filter with the im2col
+    // matrix of the input (one gather, then the contraction path below).
+    SmallVector<linalg::Conv2DNchwFchwOp> convs;
+    getOperation().walk([&](linalg::Conv2DNchwFchwOp conv) {
+      if (conv.hasPureTensorSemantics() && !cast<linalg::LinalgOp>(conv.getOperation()).hasDynamicShape())
+        convs.push_back(conv);
+    });
+    for (linalg::Conv2DNchwFchwOp conv : convs) {
+      rewriter.setInsertionPoint(conv);
+      (void)linalg::rewriteInIm2Col(rewriter, conv);
+    }
 
     // Contractions first: each takes the fill of its output into its tile.
     SmallVector<std::pair<linalg::LinalgOp, TilePlan>> contractions;
@@ -698,7 +710,7 @@ struct CPUVectorizePass : relax::impl::CPUVectorizePassBase<CPUVectorizePass> {
     for (linalg::LinalgOp op : candidates) {
       recorder.ops = isRegisterContraction(op) ? &contractionOps : nullptr;
       rewriter.setInsertionPoint(op);
-      FailureOr<linalg::VectorizationResult> result = linalg::vectorize(rewriter, op);
+      FailureOr<linalg::VectorizationResult> result = linalg::vectorize(rewriter, op, {}, {}, /*vectorizeNDExtract=*/true);
       if (succeeded(result))
         rewriter.replaceOp(op, result->replacements);
     }
@@ -754,6 +766,17 @@ struct CPULowerVectorsPass : relax::impl::CPULowerVectorsPassBase<CPULowerVector
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     func::FuncOp func = getOperation();
+    // Copies that bufferization made (padding inserts, out-parameters) as
+    // linalg.copy: inline loops LLVM vectorizes, instead of the runtime's
+    // memrefCopy, which walks a strided view element by element.
+    SmallVector<memref::CopyOp> copies;
+    func.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+    IRRewriter rewriter(ctx);
+    for (memref::CopyOp copy : copies) {
+      rewriter.setInsertionPoint(copy);
+      linalg::CopyOp::create(rewriter, copy.getLoc(), copy.getSource(), copy.getTarget());
+      rewriter.eraseOp(copy);
+    }
     linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
 
     auto apply = [&](function_ref<void(RewritePatternSet &)> populate) {

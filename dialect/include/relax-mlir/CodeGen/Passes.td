@@ -75,8 +75,10 @@ def CPUVectorizePass : Pass<"relax-cpu-vectorize", "::mlir::func::FuncOp"> {
 def CPULowerVectorsPass : Pass<"relax-cpu-lower-vectors", "::mlir::func::FuncOp"> {
   let summary = "Hoist redundant vector transfers and lower vector ops to 1-D fma form";
   let description = [{
-    Runs after bufferization: hoists vector.transfer_read/write pairs of the
-    same buffer out of loops, then lowers `vector.contract` to outer products
+    Runs after bufferization: turns `memref.copy` into `linalg.copy` (inline
+    loops rather than the runtime's element-by-element `memrefCopy` of strided
+    views), hoists vector.transfer_read/write pairs of the same buffer out of
+    loops, then lowers `vector.contract` to outer products
     and those to `vector.fma`, `vector.multi_reduction` to 1-D reductions,
     and transfers, transposes, shape casts and broadcasts to rank 1, in
     separate pattern groups (one combined group explodes in memory). Finally
@@ -86,7 +88,8 @@ def CPULowerVectorsPass : Pass<"relax-cpu-lower-vectors", "::mlir::func::FuncOp"
     to 0).
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
-                           "::mlir::math::MathDialect", "::mlir::arith::ArithDialect"];
+                           "::mlir::math::MathDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
 }
 
 def CPUParallelizePass : Pass<"relax-cpu-parallelize", "::mlir::func::FuncOp"> {
