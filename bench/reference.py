@@ -251,7 +251,7 @@ def check(samples: int = 6, eps: float = 1e-6, tol: float = 1e-6, seed: int = 1)
                 minus, _ = forward_backward(wl, arrays)
                 arrays[gname][index] = saved
                 numeric = (plus - minus) / (2 * eps)
-                worst = max(worst, abs(numeric - grad[index]) / scale)
+                worst = max(worst, float(abs(numeric - grad[index])) / scale)
         status = "ok" if worst < tol else "FAILED"
         ok &= worst < tol
         print(f"{name:18s} max |fd - grad| / max|grad| = {worst:.2e}  {status}")

@@ -98,6 +98,7 @@ def _he(name: str, shape: tuple[int, ...], fan_in: int) -> InputSpec:
 
 def get(name: str, tiny: bool = False) -> Workload:
     """The workload `name`; `tiny` shrinks every dimension (for finite-difference checks)."""
+    inputs: tuple[InputSpec, ...]
     if name == "mlp":
         b, d, h, c = (4, 6, 5, 3) if tiny else (64, 784, 256, 10)
         inputs = (_normal("x", (b, d)), InputSpec("y", (b,), "classes", c),
@@ -136,6 +137,7 @@ def make_inputs(workload: Workload, seed: int = 0) -> dict[str, np.ndarray]:
     rng = np.random.default_rng([seed, zlib.crc32(base.encode())])
     arrays: dict[str, np.ndarray] = {}
     for spec in workload.inputs:
+        value: np.ndarray
         if spec.kind == "classes":
             value = rng.integers(0, int(spec.scale), size=spec.shape)
         elif spec.kind == "uniform":

@@ -16,16 +16,26 @@
 // The GIL is released while the compiled code runs: two threads may call one
 // function at once (each call has its own descriptors and results).
 //
+// The buffers the compiled code allocates for its temporaries come from a
+// caching pool (`_mlir_memref_to_llvm_{alloc,aligned_alloc,free}`, which the
+// schedule's lowering calls instead of malloc/free): a training step frees
+// and allocates the same sizes on every call, and fresh large allocations
+// cost a page fault per 4 KiB each time.
+//
 //===----------------------------------------------------------------------===//
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include <Python.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 #include <vector>
 
 namespace nb = nanobind;
@@ -170,6 +180,86 @@ private:
 
 } // namespace
 
+namespace pool {
+/// Blocks are rounded up to size classes (64-byte steps up to 4 KiB, then
+/// eighths of a power of two), so that a block freed by one call serves a
+/// request of about the same size in the next. Each block carries a header
+/// right before the payload: [size class, header bytes].
+constexpr size_t kMinHeader = 64;
+/// Freed blocks kept for reuse, at most this many bytes (the rest is freed).
+constexpr size_t kMaxCachedBytes = size_t(2) << 30;
+
+std::mutex mutex;
+std::unordered_map<size_t, std::vector<void *>> freeBlocks;
+size_t cachedBytes = 0;
+
+size_t sizeClass(size_t n) {
+  if (n <= 4096)
+    return (std::max<size_t>(n, 1) + 63) & ~size_t(63);
+  size_t power = size_t(1) << (63 - __builtin_clzll(n));
+  size_t step = power / 8;
+  return (n + step - 1) / step * step;
+}
+
+void *allocate(size_t alignment, size_t size) {
+  size_t header = std::max(kMinHeader, alignment);
+  if (header % alignment != 0 || (alignment & (alignment - 1)) != 0)
+    return nullptr;
+  size_t cls = sizeClass(size);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = freeBlocks.find(cls * 64 + (header == kMinHeader ? 0 : 1));
+    if (it != freeBlocks.end() && !it->second.empty()) {
+      void *block = it->second.back();
+      it->second.pop_back();
+      cachedBytes -= cls;
+      return block;
+    }
+  }
+  size_t total = header + cls;
+  total = (total + header - 1) / header * header;
+  char *raw = static_cast<char *>(std::aligned_alloc(header, total));
+  if (!raw)
+    return nullptr;
+  char *payload = raw + header;
+  reinterpret_cast<size_t *>(payload)[-1] = header;
+  reinterpret_cast<size_t *>(payload)[-2] = cls;
+  return payload;
+}
+
+void release(void *block) {
+  if (!block)
+    return;
+  size_t header = static_cast<size_t *>(block)[-1];
+  size_t cls = static_cast<size_t *>(block)[-2];
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (cachedBytes + cls <= kMaxCachedBytes) {
+      freeBlocks[cls * 64 + (header == kMinHeader ? 0 : 1)].push_back(block);
+      cachedBytes += cls;
+      return;
+    }
+  }
+  std::free(static_cast<char *>(block) - header);
+}
+
+/// Frees every cached block (the pool keeps no block in use).
+void trim() {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (auto &[key, blocks] : freeBlocks)
+    for (void *block : blocks)
+      std::free(static_cast<char *>(block) - static_cast<size_t *>(block)[-1]);
+  freeBlocks.clear();
+  cachedBytes = 0;
+}
+} // namespace pool
+
+extern "C" void *relaxPoolAlloc(uint64_t size) { return pool::allocate(16, size); }
+extern "C" void *relaxPoolAlignedAlloc(uint64_t alignment, uint64_t size) {
+  return pool::allocate(alignment, size);
+}
+extern "C" void relaxPoolFree(void *block) { pool::release(block); }
+
 NB_MODULE(_relax_runtime, m) {
   m.doc() = "The call boundary of compiled relax functions (numpy buffers to memref "
             "descriptors).";
@@ -191,4 +281,22 @@ NB_MODULE(_relax_runtime, m) {
       .def("__call__", &Signature::call, nb::arg("args"), nb::arg("results"),
            "Calls the function; raises ArgumentMismatch(kind, index) for a buffer "
            "that does not match its leaf.");
+  m.def(
+      "pool_symbols",
+      [] {
+        return std::vector<std::tuple<std::string, uintptr_t>>{
+            {"_mlir_memref_to_llvm_alloc", reinterpret_cast<uintptr_t>(&relaxPoolAlloc)},
+            {"_mlir_memref_to_llvm_aligned_alloc",
+             reinterpret_cast<uintptr_t>(&relaxPoolAlignedAlloc)},
+            {"_mlir_memref_to_llvm_free", reinterpret_cast<uintptr_t>(&relaxPoolFree)}};
+      },
+      "(name, address) of the buffer pool's allocation functions, for the JIT.");
+  m.def(
+      "pool_cached_bytes",
+      [] {
+        std::lock_guard<std::mutex> lock(pool::mutex);
+        return pool::cachedBytes;
+      },
+      "Bytes of freed buffers the pool keeps for reuse.");
+  m.def("pool_trim", &pool::trim, "Frees every buffer the pool keeps for reuse.");
 }

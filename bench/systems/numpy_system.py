@@ -18,11 +18,11 @@ SKIP = {"deep_mlp_ckpt": "numpy has no checkpointing (same step as deep_mlp)"}
 
 
 def version() -> str:
-    config = np.show_config(mode="dicts") if hasattr(np, "show_config") else {}
     try:
-        blas = config["Build Dependencies"]["blas"]  # type: ignore[index]
+        config: Any = np.show_config(mode="dicts")
+        blas = config["Build Dependencies"]["blas"]
         return f"numpy {np.__version__} ({blas['name']} {blas['version']})"
-    except (KeyError, TypeError):
+    except (KeyError, TypeError, ValueError):
         return f"numpy {np.__version__}"
 
 

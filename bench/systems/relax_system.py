@@ -150,7 +150,10 @@ IR: dict[str, Callable[[Workload], str]] = {
 
 
 def version() -> str:
-    """The repository's commit (with `-dirty` for uncommitted changes)."""
+    """The repository's commit (`-dirty` with uncommitted changes); importing
+    relax_mlir here makes a broken build show up before any measurement."""
+    import relax_mlir  # noqa: F401
+
     root = Path(__file__).resolve().parents[2]
     try:
         out = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty"],

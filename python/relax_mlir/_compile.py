@@ -18,8 +18,10 @@ _NUMPY_DTYPES = {
 }
 
 def pipeline(opt_level: int = 3, num_threads: int = 1) -> str:
-    """The pass pipeline `compile` runs (see `compile` for the options)."""
-    return f"builtin.module(relax-to-llvm{{opt-level={opt_level} num-threads={num_threads}}})"
+    """The pass pipeline `compile` runs (see `compile` for the options).
+    Temporaries come from the runtime's caching pool (`pooled-alloc`)."""
+    return (f"builtin.module(relax-to-llvm{{opt-level={opt_level} num-threads={num_threads} "
+            f"pooled-alloc=true}})")
 
 
 def _openmp_runtime() -> str:
@@ -294,5 +296,9 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
             lowered, opt_level=opt_level, shared_libs=shared_libs)
     except RuntimeError as e:
         raise CompilationError("JIT compilation failed", str(e)) from None
+    import ctypes
+
+    for symbol, address in _relax_runtime.pool_symbols():
+        engine.raw_register_runtime(symbol, ctypes.c_void_p(address))
     funcs = {name: Function(engine, name, p, r) for name, (p, r) in specs.items()}
     return Executable(engine, funcs, lowered)

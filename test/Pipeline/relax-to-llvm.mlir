@@ -4,6 +4,8 @@
 // RUN: relax-opt %s --relax-to-llvm=opt-level=0 | FileCheck %s
 // RUN: relax-opt %s --relax-to-llvm | FileCheck %s --check-prefix=ONLYLLVM
 // RUN: relax-opt %s --relax-to-llvm=opt-level=0 | FileCheck %s --check-prefix=ONLYLLVM
+// With pooled-alloc, temporaries come from the runtime's pool functions.
+// RUN: relax-opt %s --relax-to-llvm=pooled-alloc=true | FileCheck %s --check-prefix=POOL
 
 // The relax-to-llvm pipeline leaves nothing but the llvm dialect.
 // ONLYLLVM: module {
@@ -63,6 +65,11 @@ func.func @single(%x: tensor<3xf32>) -> tensor<3xf32> {
 // CHECK:         [[BUF:%.+]] = llvm.call @malloc(
 // CHECK:         llvm.call @free([[BUF]])
 // CHECK:         llvm.return{{$}}
+// POOL-LABEL: llvm.func @temps(
+// POOL-NOT:     @malloc
+// POOL:         [[BUF:%.+]] = llvm.call @_mlir_memref_to_llvm_alloc(
+// POOL:         llvm.call @_mlir_memref_to_llvm_free([[BUF]])
+// POOL:         llvm.return{{$}}
 // CHECK-LABEL: llvm.func @_mlir_ciface_temps(
 // CHECK-SAME:    %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr, %{{[a-z0-9]+}}: !llvm.ptr) attributes {llvm.emit_c_interface} {
 func.func @temps(%a: tensor<4x3xf32>, %b: tensor<3x2xf32>) -> tensor<f32> {

@@ -110,6 +110,13 @@ def adjoint_text(module: relax_mlir.ir.Module) -> str:
     return text[start:]
 
 
+# Checkpointed and unmarked adjoints do the same arithmetic, but the CPU
+# schedule tiles and fuses recomputed segments differently (FMAs, vector
+# reductions), so f32 results differ by a few ulp: measured up to 1.3e-6 of
+# the gradient's scale.
+SAME_MATH_RTOL = 1e-5
+
+
 def assert_close_rel(actual: np.ndarray, expected: np.ndarray, rtol: float, what: str) -> None:
     """|actual - expected| <= rtol * max|expected| (elementwise against the array's scale)."""
     actual, expected = np.asarray(actual, np.float64), np.asarray(expected, np.float64)
@@ -176,10 +183,10 @@ def test_checkpointed_chain_matches_unmarked(layers: int) -> None:
     loss_p, grads_p = plain.main_adjoint(*args)
     loss_c, grads_c = marked.main_adjoint(*args)
     assert len(grads_p) == len(grads_c) == 3
-    assert_close_rel(loss_c, loss_p, 1e-6, "loss")
+    assert_close_rel(loss_c, loss_p, SAME_MATH_RTOL, "loss")
     for name, gc, gp in zip("xwb", grads_c, grads_p):
         assert gc.dtype == np.float32
-        assert_close_rel(gc, gp, 1e-6, f"d{name}")
+        assert_close_rel(gc, gp, SAME_MATH_RTOL, f"d{name}")
     # And the forward itself matches numpy.
     ref = chain_np(layers)([a.astype(np.float64) for a in args])
     np.testing.assert_allclose(loss_c, ref, rtol=1e-5)
@@ -193,9 +200,9 @@ def test_other_segment_lengths_match_unmarked(segment: int) -> None:
     args = chain_inputs(("segment", segment), batch, width)
     loss_p, grads_p = plain.main_adjoint(*args)
     loss_c, grads_c = marked.main_adjoint(*args)
-    assert_close_rel(loss_c, loss_p, 1e-6, "loss")
+    assert_close_rel(loss_c, loss_p, SAME_MATH_RTOL, "loss")
     for name, gc, gp in zip("xwb", grads_c, grads_p):
-        assert_close_rel(gc, gp, 1e-6, f"d{name}")
+        assert_close_rel(gc, gp, SAME_MATH_RTOL, f"d{name}")
 
 
 def test_hand_chain_matches_unmarked() -> None:
@@ -204,11 +211,9 @@ def test_hand_chain_matches_unmarked() -> None:
     args = chain_inputs("hand", 4, 3)
     loss_p, grads_p = plain.main_adjoint(*args)
     loss_c, grads_c = marked.main_adjoint(*args)
-    # The same arithmetic in another schedule (recomputed segments fuse and
-    # tile differently): f32 rounding differs by a few ulp.
-    assert_close_rel(loss_c, loss_p, 1e-5, "loss")
+    assert_close_rel(loss_c, loss_p, SAME_MATH_RTOL, "loss")
     for name, gc, gp in zip("xwb", grads_c, grads_p):
-        assert_close_rel(gc, gp, 1e-5, f"d{name}")
+        assert_close_rel(gc, gp, SAME_MATH_RTOL, f"d{name}")
 
 
 # ----------------------------------------------------------------------------

@@ -147,3 +147,31 @@ def test_vector_approximations_within_4_ulp(op: str, lo: float, hi: float,
     out = fn(specials)[:4]
     want_specials = reference(specials[:4].astype(np.float64)).astype(np.float32)
     np.testing.assert_array_equal(out, want_specials)
+
+
+def test_temporaries_come_from_a_pool_that_does_not_grow() -> None:
+    """The compiled code's temporaries are recycled: after the first call the
+    pool holds them, and further calls neither grow it nor leak from it."""
+    from relax_mlir._mlir_libs import _relax_runtime
+
+    module = relax_mlir.gradient(MLP, require_grads=[2, 3, 4, 5])
+    fn = relax_mlir.compile(module)["main_adjoint"]
+    args = mlp_args()
+    _relax_runtime.pool_trim()
+    assert _relax_runtime.pool_cached_bytes() == 0
+    first = fn(*args)
+    cached = _relax_runtime.pool_cached_bytes()
+    # At least the 64x256 activations went through the pool.
+    assert cached >= 64 * 256 * 4
+    for _ in range(20):
+        again = fn(*args)
+    assert _relax_runtime.pool_cached_bytes() == cached
+    for a, b in zip(flat(first), flat(again)):
+        np.testing.assert_array_equal(a, b)
+    _relax_runtime.pool_trim()
+    assert _relax_runtime.pool_cached_bytes() == 0
+    np.testing.assert_array_equal(flat_list(fn(*args))[0], flat_list(first)[0])
+
+
+def flat_list(value: Any) -> list[np.ndarray]:
+    return list(flat(value))

@@ -22,6 +22,12 @@ struct RelaxToLLVMOptions : public PassPipelineOptions<RelaxToLLVMOptions> {
       llvm::cl::desc("Threads (OpenMP) for the outer tile loops of large ops (opt-level >= "
                      "1); 1: none. Running the result needs libomp"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> pooledAlloc{
+      *this, "pooled-alloc",
+      llvm::cl::desc("Allocate temporaries with _mlir_memref_to_llvm_{alloc,aligned_alloc,"
+                     "free} instead of malloc/free (relax_mlir.compile provides a caching "
+                     "pool)"),
+      llvm::cl::init(false)};
 };
 
 /// relax (on tensors) to the LLVM dialect: inline, flatten tuples, lower to

@@ -145,6 +145,10 @@ static std::optional<unsigned> innermostDim(AffineMap map) {
   return std::nullopt;
 }
 
+/// Output rows from which `a @ b^T` copies b transposed instead of summing
+/// partial dot products (whose lane sums then cost more than the copy).
+static constexpr int64_t kPackRows = 1024;
+
 /// Reduction steps per cache block of a contraction (see planCPUTiles).
 static constexpr int64_t kCacheBlock = 256;
 
@@ -206,6 +210,14 @@ std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
     if (out.getNumResults() >= 2)
       if (auto dim = dyn_cast<AffineDimExpr>(out.getResult(out.getNumResults() - 2)))
         rowDim = dim.getPosition();
+    if (colDim && isDotProductForm(op, *colDim, ranges, lanes) && rowDim &&
+        ranges[*rowDim] >= kPackRows && isa<linalg::GenericOp>(op.getOperation())) {
+      // Many rows: a transposed copy of the strided input (read once per
+      // row tile otherwise) pays for itself; then the outer-product tiles.
+      plan.contraction = true;
+      plan.packColumns = true;
+      return plan;
+    }
     if (colDim && isDotProductForm(op, *colDim, ranges, lanes)) {
       // Rows of the output's contiguous loop, each a vector of partial sums
       // along the reduction (see tileSplitK).
@@ -364,6 +376,13 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
         contractions.push_back({op, *plan});
     });
     for (auto &[op, plan] : contractions) {
+      if (plan.packColumns) {
+        packStridedColumns(rewriter, cast<linalg::GenericOp>(op.getOperation()));
+        std::optional<TilePlan> packed = planCPUTiles(op, target);
+        if (packed && packed->contraction && !packed->packColumns && !packed->splitK)
+          tileContraction(rewriter, op, *packed, tiled);
+        continue;
+      }
       if (plan.splitK)
         tileSplitK(rewriter, op, plan, tiled);
       else
@@ -456,6 +475,50 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
       }
     }
     peelPartialTiles(rewriter, loops);
+  }
+
+  /// Gives each input of contraction `op` that reads the output's contiguous
+  /// loop with a stride a transposed copy in which that loop is contiguous
+  /// (a packing step, as BLAS libraries do), and reads the copy instead.
+  static void packStridedColumns(RewriterBase &rewriter, linalg::GenericOp op) {
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    std::optional<unsigned> colDim = innermostDim(out);
+    if (!colDim)
+      return;
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = maps[input->getOperandNumber()];
+      if (!map.isFunctionOfDim(*colDim) || innermostDim(map) == colDim)
+        continue;
+      std::optional<unsigned> pos;
+      for (auto [i, e] : llvm::enumerate(map.getResults()))
+        if (auto d = dyn_cast<AffineDimExpr>(e); d && d.getPosition() == *colDim)
+          pos = i;
+      if (!pos)
+        continue;
+      SmallVector<int64_t> perm;
+      for (unsigned i = 0; i < map.getNumResults(); ++i)
+        if (i != *pos)
+          perm.push_back(i);
+      perm.push_back(*pos);
+      auto type = cast<RankedTensorType>(input->get().getType());
+      SmallVector<int64_t> shape;
+      SmallVector<AffineExpr> results;
+      for (int64_t i : perm) {
+        shape.push_back(type.getDimSize(i));
+        results.push_back(map.getResult(i));
+      }
+      rewriter.setInsertionPoint(op);
+      Value empty = tensor::EmptyOp::create(rewriter, op.getLoc(), shape, type.getElementType());
+      Value copy = linalg::TransposeOp::create(rewriter, op.getLoc(), input->get(), empty, perm)
+                       .getResult()[0];
+      maps[input->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), map.getNumSymbols(), results, op.getContext());
+      rewriter.modifyOpInPlace(op, [&] {
+        input->set(copy);
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+    }
   }
 
   /// `out += a @ b^T` (both inputs contiguous along k, the output's columns

@@ -81,7 +81,7 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
   // No CSE here: it would merge the recomputed (checkpointed) bindings of an
   // adjoint with the forward ones and undo the memory saving.
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createFuseElementwisePass());
   if (schedule) {
     CPUTilePassOptions tile;
     tile.vectorBits = options.vectorBits;
@@ -141,7 +141,9 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
     toLLVM.reassociateFPReductions = true;
     pm.addPass(createConvertVectorToLLVMPass(toLLVM));
   }
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = options.pooledAlloc;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());

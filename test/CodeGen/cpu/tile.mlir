@@ -216,3 +216,27 @@ func.func @matmul_deep(%a: tensor<12x1024xf32>, %b: tensor<1024x64xf32>) -> tens
   } -> tensor<12x64xf32>
   return %r : tensor<12x64xf32>
 }
+
+// The same form with 1024 output rows: b is copied transposed once (a packing
+// step), then ordinary 12x32 outer-product tiles read the copy.
+// CHECK-LABEL: func.func @matmul_bt_many_rows(
+// CHECK:         %[[T:.*]] = scf.for {{.*}} -> (tensor<64x32xf32>)
+// CHECK:           linalg.transpose ins(%{{.*}} : tensor<1x64xf32>) outs(%{{.*}} : tensor<64x1xf32>) permutation = [1, 0]
+// CHECK-NOT:     math.fma
+// CHECK:         scf.for %{{.*}} = %c0 to %c1020 step %c12
+// CHECK:           scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK:             tensor.extract_slice %[[T]][%{{.*}}, 0] [1, 32]
+// CHECK:             linalg.generic {{.*}} outs({{.*}} : tensor<12x32xf32>)
+func.func @matmul_bt_many_rows(%a: tensor<1024x64xf32>, %b: tensor<32x64xf32>) -> tensor<1024x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x32xf32>) -> tensor<1024x32xf32>
+  %r = linalg.generic {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<1024x64xf32>, tensor<32x64xf32>) outs(%f : tensor<1024x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1024x32xf32>
+  return %r : tensor<1024x32xf32>
+}

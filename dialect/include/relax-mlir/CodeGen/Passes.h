@@ -48,11 +48,18 @@ struct TilePlan {
   /// computed as `splitK`-wide partial dot products instead (see
   /// relax-cpu-tile); 0 when not.
   int64_t splitK = 0;
+  /// The same form with many output rows: the strided input is copied
+  /// transposed first, then the op is tiled as an ordinary contraction.
+  bool packColumns = false;
 };
 
 /// The register-level tile plan of `op` for `target`, or nothing when the op
 /// is not tiled (dynamic shapes, not vectorizable, nothing to gain).
 std::optional<TilePlan> planCPUTiles(linalg::LinalgOp op, const CPUTarget &target);
+
+/// The fusion control of relax-fuse-elementwise: the producer of `fused` has
+/// one use and its consumer reads each element once.
+bool fusionDuplicatesNoWork(OpOperand *fused);
 
 #define GEN_PASS_REGISTRATION
 #include "relax-mlir/CodeGen/Passes.h.inc"

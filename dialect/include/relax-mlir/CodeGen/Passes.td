@@ -11,6 +11,20 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FuseElementwisePass : Pass<"relax-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg ops into their consumers without duplicating work";
+  let description = [{
+    Upstream's `linalg-fuse-elementwise-ops` (a producer with one use is
+    inlined into the linalg.generic consuming it; reshapes move out of the
+    way), except that a producer is only fused into a consumer that reads each
+    of its elements once (the operand's indexing map is a permutation of the
+    consumer's loops). Upstream would also fuse, say, a bias add and tanh into
+    the matmul that reads them, recomputing them for every output column.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def CPUTilePass : Pass<"relax-cpu-tile", "::mlir::func::FuncOp"> {
   let summary = "Tile linalg ops on tensors for registers (the CPU schedule's first step)";
   let description = [{
