@@ -14,19 +14,23 @@
 // A 64x784 @ 784x256 matmul: 64 columns (four 16-lane vectors) by 6 rows (24
 // accumulators), column tiles outermost, the fill of the output inside the
 // tile, one rank-1 update per step of k, and the 4 rows past 60 peeled into a
-// 4x64 tile.
+// 4x64 tile. The lhs is packed first: copied transposed (784x64), so that the
+// 6 rows of a step are one contiguous read.
 // CHECK-LABEL: func.func @matmul(
+// CHECK:         %[[AT:.*]] = scf.for {{.*}} -> (tensor<784x64xf32>)
+// CHECK:           linalg.transpose ins(%{{.*}} : tensor<1x112xf32>) outs(%{{.*}} : tensor<112x1xf32>) permutation = [1, 0]
 // CHECK:         scf.for %[[J:.*]] = %c0 to %c256 step %c64
 // CHECK:           scf.for %[[I:.*]] = %c0 to %c60 step %c6
 // CHECK:             linalg.fill {{.*}} -> tensor<6x64xf32>
 // CHECK:             scf.for %{{.*}} = %c0 to %c784 step %c1
-// CHECK:               linalg.generic {{.*}} ins({{.*}} : tensor<6x1xf32>, tensor<1x64xf32>) outs({{.*}} : tensor<6x64xf32>)
+// CHECK:               linalg.generic {{.*}} ins({{.*}} : tensor<1x6xf32>, tensor<1x64xf32>) outs({{.*}} : tensor<6x64xf32>)
 // CHECK:           linalg.fill {{.*}} -> tensor<4x64xf32>
 // CHECK:           scf.for %{{.*}} = %c0 to %c784 step %c1
 // CHECK:             linalg.generic {{.*}} outs({{.*}} : tensor<4x64xf32>)
 // CHECK-NOT:     linalg.generic
 // With 8-lane vectors: 32 columns by 3 rows (12 accumulators of 16 registers).
 // AVX2-LABEL: func.func @matmul(
+// AVX2:         linalg.transpose
 // AVX2:         scf.for %{{.*}} = %c0 to %c256 step %c32
 // AVX2:           scf.for %{{.*}} = %c0 to %c63 step %c3
 // AVX2:             linalg.fill {{.*}} -> tensor<3x32xf32>

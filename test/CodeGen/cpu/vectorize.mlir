@@ -8,14 +8,17 @@
 // The plain pipeline keeps scalar loops.
 // RUN: relax-opt %s --relax-to-llvm=opt-level=0 | FileCheck %s --check-prefix=PLAIN
 
+// (The row-major lhs is packed: copied transposed, 112 elements at a time.)
 // CHECK-LABEL: func.func @matmul(
 // CHECK-NOT:     linalg.
+// CHECK:         %[[AT:.*]] = scf.for
+// CHECK:           vector.transpose {{.*}} : vector<1x112xf32> to vector<112x1xf32>
 // CHECK:         scf.for %{{.*}} step %c64
 // CHECK:           scf.for %{{.*}} step %c6
 // CHECK:             %[[ACC:.*]] = scf.for %{{.*}} = %c0 to %c784 step %c1 iter_args(%[[A:.*]] = %{{.*}}) -> (vector<6x64xf32>)
-// CHECK:               vector.transfer_read {{.*}} vector<6x1xf32>
+// CHECK:               vector.transfer_read %[[AT]]{{.*}} vector<6xf32>
 // CHECK:               vector.transfer_read {{.*}} vector<64xf32>
-// CHECK:               %[[C:.*]] = vector.contract {{.*}} %[[A]] : vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
+// CHECK:               %[[C:.*]] = vector.contract {{.*}} %[[A]] : vector<1x6xf32>, vector<1x64xf32> into vector<6x64xf32>
 // CHECK:               scf.yield %[[C]] : vector<6x64xf32>
 // CHECK:             vector.transfer_write %[[ACC]]
 // LOWERED-LABEL: func.func @matmul(

@@ -51,11 +51,17 @@ struct TilePlan {
   /// The same form with many output rows: the strided input is copied
   /// transposed first, then the op is tiled as an ordinary contraction.
   bool packColumns = false;
+  /// A contraction whose lhs reads the rows of the output tile with a stride
+  /// (row-major lhs): the lhs is copied transposed first (then the rows of a
+  /// tile are contiguous), and the op planned again.
+  std::optional<unsigned> packRowsDim;
 };
 
 /// The register-level tile plan of `op` for `target`, or nothing when the op
-/// is not tiled (dynamic shapes, not vectorizable, nothing to gain).
-std::optional<TilePlan> planCPUTiles(linalg::LinalgOp op, const CPUTarget &target);
+/// is not tiled (dynamic shapes, not vectorizable, nothing to gain). Without
+/// `allowPacking`, a plan that would copy an input first is not made.
+std::optional<TilePlan> planCPUTiles(linalg::LinalgOp op, const CPUTarget &target,
+                                     bool allowPacking = true);
 
 /// The fusion control of relax-fuse-elementwise: the producer of `fused` has
 /// one use and its consumer reads each element once.

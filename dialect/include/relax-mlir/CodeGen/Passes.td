@@ -38,6 +38,9 @@ def CPUTilePass : Pass<"relax-cpu-tile", "::mlir::func::FuncOp"> {
       accumulator registers allow; the fill that initializes the output is
       fused into the tile; the reduction dimensions are then tiled by 1, so
       each step is one rank-1 update of the register tile.
+    - a large contraction whose lhs is row-major (the tile's rows read one
+      row apart at every step) packs it first: a transposed copy, read
+      contiguously.
     - `a @ b^T` (both inputs contiguous along the reduction, the output's
       columns strided in `b`): split into partial dot products, a vector of
       them per output, summed at the end of the tile; each step is one load
