@@ -145,6 +145,11 @@ static std::optional<unsigned> innermostDim(AffineMap map) {
   return std::nullopt;
 }
 
+/// The largest lhs packed by a transposed copy: the copy writes columns, one
+/// element per cache line, which only stays cheap while the copy fits in cache
+/// (an 8192x256 lhs made a transformer step 30% slower).
+static constexpr int64_t kPackMaxElements = int64_t(1) << 18;
+
 static int64_t iterations(ArrayRef<int64_t> ranges) {
   int64_t n = 1;
   for (int64_t r : ranges)
@@ -260,13 +265,15 @@ std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
       // The rows of a tile are read as `rows` elements one row apart in the
       // lhs for every step: when the lhs is much smaller than the work and
       // reused across several column tiles, a transposed copy makes them
-      // one contiguous read (the lhs^T form runs about 1.5x faster).
+      // one contiguous read (the lhs^T form runs about 1.5x faster), as long
+      // as the copy fits in cache.
       if (allowPacking && rowDim && isa<linalg::GenericOp>(op.getOperation()) &&
           ranges[*colDim] >= 2 * cols && iterations(ranges) >= (int64_t(1) << 20))
         for (OpOperand *input : op.getDpsInputOperands()) {
           AffineMap map = op.getMatchingIndexingMap(input);
+          auto type = cast<ShapedType>(input->get().getType());
           if (map.isFunctionOfDim(*rowDim) && !map.isFunctionOfDim(*colDim) &&
-              innermostDim(map) != rowDim)
+              innermostDim(map) != rowDim && type.getNumElements() <= kPackMaxElements)
             plan.packRowsDim = *rowDim;
         }
       // A reduction longer than kCacheBlock is walked in blocks of it when
