@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import os
 from typing import Any, Iterator, Sequence, Union
 
 import numpy as np
@@ -26,8 +28,6 @@ def pipeline(opt_level: int = 3, num_threads: int = 1) -> str:
 
 def _openmp_runtime() -> str:
     """The OpenMP runtime that multi-threaded code calls, or a clear error."""
-    import os
-
     path = os.path.join(_build_config.LLVM_LIBRARY_DIR, "libomp.so")
     if not os.path.exists(path):
         raise CompilationError("num_threads > 1 needs the OpenMP runtime",
@@ -296,8 +296,6 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
             lowered, opt_level=opt_level, shared_libs=shared_libs)
     except RuntimeError as e:
         raise CompilationError("JIT compilation failed", str(e)) from None
-    import ctypes
-
     for symbol, address in _relax_runtime.pool_symbols():
         engine.raw_register_runtime(symbol, ctypes.c_void_p(address))
     funcs = {name: Function(engine, name, p, r) for name, (p, r) in specs.items()}

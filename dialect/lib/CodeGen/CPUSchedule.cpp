@@ -150,6 +150,7 @@ static std::optional<unsigned> innermostDim(AffineMap map) {
 /// (an 8192x256 lhs made a transformer step 30% slower).
 static constexpr int64_t kPackMaxElements = int64_t(1) << 18;
 
+/// The size of an iteration space (the product of its loop ranges).
 static int64_t iterations(ArrayRef<int64_t> ranges) {
   int64_t n = 1;
   for (int64_t r : ranges)
@@ -308,6 +309,19 @@ std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
 // relax-cpu-tile
 //===----------------------------------------------------------------------===//
 
+/// Constant bounds of a loop (step > 0).
+struct StaticBounds {
+  int64_t lb, ub, step;
+};
+static std::optional<StaticBounds> staticBounds(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return StaticBounds{*lb, *ub, *step};
+}
+
 /// Peels every loop of `loops` (innermost first) whose step does not divide
 /// its trip, so that the main loop's tiles all have the full static size.
 static void peelPartialTiles(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops) {
@@ -315,10 +329,8 @@ static void peelPartialTiles(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterfac
     auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
     if (!forOp)
       continue;
-    std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
-    std::optional<int64_t> ub = getConstantIntValue(forOp.getUpperBound());
-    std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
-    if (!lb || !ub || !step || (*ub - *lb) % *step == 0)
+    std::optional<StaticBounds> bounds = staticBounds(forOp);
+    if (!bounds || (bounds->ub - bounds->lb) % bounds->step == 0)
       continue;
     scf::ForOp partial;
     (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
@@ -329,12 +341,10 @@ static void peelPartialTiles(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterfac
 static constexpr llvm::StringLiteral kParallelAttr = "relax.parallel";
 
 static std::optional<int64_t> tripCount(scf::ForOp loop) {
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lb || !ub || !step || *step <= 0)
+  std::optional<StaticBounds> bounds = staticBounds(loop);
+  if (!bounds)
     return std::nullopt;
-  return llvm::divideCeil(*ub - *lb, *step);
+  return llvm::divideCeil(bounds->ub - bounds->lb, bounds->step);
 }
 
 /// Marks the outermost of `loops` (tiling parallel dims of an op of `work`
@@ -354,13 +364,6 @@ static void markParallel(ArrayRef<LoopLikeOpInterface> loops, int64_t work, int6
   }
 }
 
-static int64_t iterationCount(linalg::LinalgOp op) {
-  int64_t count = 1;
-  for (int64_t r : op.getStaticLoopRanges())
-    count *= r;
-  return count;
-}
-
 static SmallVector<OpFoldResult> asIndexAttrs(MLIRContext *ctx, ArrayRef<int64_t> sizes) {
   return getAsIndexOpFoldResult(ctx, sizes);
 }
@@ -371,6 +374,33 @@ static SmallVector<int64_t> dropWholeTiles(ArrayRef<int64_t> sizes, ArrayRef<int
   for (auto [size, range] : llvm::zip(result, ranges))
     if (size >= range)
       size = 0;
+  return result;
+}
+
+/// Tiles `root` by `sizes`, its tile loops in `order`, fusing into the tile
+/// the fills it reads and `alsoFuse`; the tiled values replace root's uses.
+static FailureOr<scf::SCFTileAndFuseResult>
+tileAndFuseFills(RewriterBase &rewriter, Operation *root, ArrayRef<int64_t> sizes,
+                 ArrayRef<int64_t> order, Operation *alsoFuse = nullptr) {
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(asIndexAttrs(root->getContext(), sizes));
+  tiling.setInterchange(order);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [alsoFuse](tensor::ExtractSliceOp, OpResult producer,
+                 bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        Operation *owner = producer.getOwner();
+        if (isa<linalg::FillOp>(owner) || owner == alsoFuse)
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      });
+  rewriter.setInsertionPoint(root);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, cast<TilingInterface>(root), options);
+  if (succeeded(result))
+    for (auto [original, replacement] : result->replacements)
+      rewriter.replaceAllUsesWith(original, replacement);
   return result;
 }
 
@@ -465,8 +495,6 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
     Operation *tiledOp = op;
     SmallVector<LoopLikeOpInterface> loops;
     if (llvm::any_of(outer, [](int64_t s) { return s != 0; })) {
-      scf::SCFTilingOptions tiling;
-      tiling.setTileSizes(asIndexAttrs(ctx, outer));
       // Column tiles outermost: a panel of the rhs stays in cache while the
       // row tiles stream past it.
       AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -477,28 +505,14 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
       for (unsigned d = 0; d < op.getNumLoops(); ++d)
         if (!llvm::is_contained(order, d))
           order.push_back(d);
-      tiling.setInterchange(order);
-      scf::SCFTileAndFuseOptions options;
-      options.setTilingOptions(tiling);
-      options.setFusionControlFn(
-          [](tensor::ExtractSliceOp, OpResult producer,
-             bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-            if (isa<linalg::FillOp>(producer.getOwner()))
-              return scf::SCFTileAndFuseOptions::ControlFnResult{};
-            return std::nullopt;
-          });
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTileAndFuseResult> result = scf::tileConsumerAndFuseProducersUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      FailureOr<scf::SCFTileAndFuseResult> result = tileAndFuseFills(rewriter, op, outer, order);
       if (failed(result))
         return;
-      for (auto [original, replacement] : result->replacements)
-        rewriter.replaceAllUsesWith(original, replacement);
       tiledOp = result->tiledAndFusedOps.front();
       for (Operation *fused : result->tiledAndFusedOps)
         tiled.insert(fused);
       loops.assign(result->loops.begin(), result->loops.end());
-      markParallel(loops, iterationCount(op), numThreads, parallelMinWork);
+      markParallel(loops, iterations(op.getStaticLoopRanges()), numThreads, parallelMinWork);
       eraseIfDead(rewriter, op);
     }
     tiled.insert(tiledOp);
@@ -651,31 +665,12 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
     for (int64_t d = rank - 1; d >= 0; --d)
       order.push_back(d);
     order.push_back(rank);
-    scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(asIndexAttrs(ctx, dropWholeTiles(sizes, sumRanges)));
-    tiling.setInterchange(order);
-    scf::SCFTileAndFuseOptions options;
-    options.setTilingOptions(tiling);
-    options.setFusionControlFn(
-        [partialOp = partial.getOperation()](
-            tensor::ExtractSliceOp, OpResult producer,
-            bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-          if (isa<linalg::FillOp>(producer.getOwner()) || producer.getOwner() == partialOp)
-            return scf::SCFTileAndFuseOptions::ControlFnResult{};
-          return std::nullopt;
-        });
-    rewriter.setInsertionPoint(sum);
-    FailureOr<scf::SCFTileAndFuseResult> result = scf::tileConsumerAndFuseProducersUsingSCF(
-        rewriter, cast<TilingInterface>(sum.getOperation()), options);
+    FailureOr<scf::SCFTileAndFuseResult> result = tileAndFuseFills(
+        rewriter, sum, dropWholeTiles(sizes, sumRanges), order, partial);
     if (failed(result))
       return;
-    for (auto [original, replacement] : result->replacements)
-      rewriter.replaceAllUsesWith(original, replacement);
     SmallVector<LoopLikeOpInterface> loops(result->loops.begin(), result->loops.end());
-    int64_t work = 1;
-    for (int64_t r : ranges)
-      work *= r;
-    markParallel(loops, work, numThreads, parallelMinWork);
+    markParallel(loops, iterations(ranges), numThreads, parallelMinWork);
     linalg::GenericOp partialTile;
     for (Operation *t : result->tiledAndFusedOps) {
       tiled.insert(t);
@@ -747,7 +742,8 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
         parallelLoops.push_back(result->loops[next++]);
       }
     }
-    markParallel(parallelLoops, iterationCount(op), numThreads, parallelMinWork);
+    markParallel(parallelLoops, iterations(op.getStaticLoopRanges()), numThreads,
+                 parallelMinWork);
     rewriter.replaceOp(op, result->replacements);
     for (Operation *t : result->tiledOps)
       tiled.insert(t);
@@ -788,10 +784,8 @@ struct CPUVectorizePass : relax::impl::CPUVectorizePassBase<CPUVectorizePass> {
       // the vectorizer).
       if (!op.hasPureTensorSemantics() || op.hasDynamicShape() || op.getNumLoops() == 0)
         return;
-      int64_t iterations = 1;
-      for (int64_t r : op.getStaticLoopRanges())
-        iterations *= r;
-      if (iterations <= 0 || iterations > maxElements)
+      int64_t size = iterations(op.getStaticLoopRanges());
+      if (size <= 0 || size > maxElements)
         return;
       if (isVectorizable(op))
         candidates.push_back(op);
