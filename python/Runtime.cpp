@@ -34,8 +34,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
 
 namespace nb = nanobind;
@@ -190,7 +190,9 @@ constexpr size_t kMinHeader = 64;
 constexpr size_t kMaxCachedBytes = size_t(2) << 30;
 
 std::mutex mutex;
-std::unordered_map<size_t, std::vector<void *>> freeBlocks;
+/// Free blocks by (size class, header bytes): a block serves only requests
+/// whose alignment its header (a multiple of the alignment) satisfied.
+std::map<std::pair<size_t, size_t>, std::vector<void *>> freeBlocks;
 size_t cachedBytes = 0;
 
 size_t sizeClass(size_t n) {
@@ -208,7 +210,7 @@ void *allocate(size_t alignment, size_t size) {
   size_t cls = sizeClass(size);
   {
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = freeBlocks.find(cls * 64 + (header == kMinHeader ? 0 : 1));
+    auto it = freeBlocks.find({cls, header});
     if (it != freeBlocks.end() && !it->second.empty()) {
       void *block = it->second.back();
       it->second.pop_back();
@@ -235,7 +237,7 @@ void release(void *block) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (cachedBytes + cls <= kMaxCachedBytes) {
-      freeBlocks[cls * 64 + (header == kMinHeader ? 0 : 1)].push_back(block);
+      freeBlocks[{cls, header}].push_back(block);
       cachedBytes += cls;
       return;
     }

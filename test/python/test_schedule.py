@@ -175,3 +175,27 @@ def test_temporaries_come_from_a_pool_that_does_not_grow() -> None:
 
 def flat_list(value: Any) -> list[np.ndarray]:
     return list(flat(value))
+
+
+def test_pool_reuses_a_block_only_for_an_alignment_it_meets() -> None:
+    """Blocks freed from 128-byte-aligned requests are not handed to 256-byte
+    ones (the free lists were keyed on "aligned beyond 64" alone, so a reused
+    block met a 256 alignment only by chance)."""
+    import ctypes
+
+    from relax_mlir._mlir_libs import _relax_runtime
+
+    symbols = dict(_relax_runtime.pool_symbols())
+    aligned_alloc = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64)(
+        symbols["_mlir_memref_to_llvm_aligned_alloc"])
+    free = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(symbols["_mlir_memref_to_llvm_free"])
+    _relax_runtime.pool_trim()
+    blocks = [aligned_alloc(128, 4096) for _ in range(16)]
+    assert all(b % 128 == 0 for b in blocks)
+    for b in blocks:
+        free(b)
+    again = [aligned_alloc(256, 4096) for _ in range(16)]
+    assert all(b % 256 == 0 for b in again), [hex(b) for b in again]
+    for b in again:
+        free(b)
+    _relax_runtime.pool_trim()
