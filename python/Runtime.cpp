@@ -194,6 +194,16 @@ std::mutex mutex;
 /// whose alignment its header (a multiple of the alignment) satisfied.
 std::map<std::pair<size_t, size_t>, std::vector<void *>> freeBlocks;
 size_t cachedBytes = 0;
+/// Bytes (size classes) of the blocks handed out and not yet freed, and their
+/// high-water mark since the last `resetPeak`: the compiled code's peak of
+/// temporaries (its results are the caller's buffers, not the pool's).
+size_t liveBytes = 0;
+size_t peakLiveBytes = 0;
+
+void addLive(size_t cls) {
+  liveBytes += cls;
+  peakLiveBytes = std::max(peakLiveBytes, liveBytes);
+}
 
 size_t sizeClass(size_t n) {
   if (n <= 4096)
@@ -215,6 +225,7 @@ void *allocate(size_t alignment, size_t size) {
       void *block = it->second.back();
       it->second.pop_back();
       cachedBytes -= cls;
+      addLive(cls);
       return block;
     }
   }
@@ -226,6 +237,8 @@ void *allocate(size_t alignment, size_t size) {
   char *payload = raw + header;
   reinterpret_cast<size_t *>(payload)[-1] = header;
   reinterpret_cast<size_t *>(payload)[-2] = cls;
+  std::lock_guard<std::mutex> lock(mutex);
+  addLive(cls);
   return payload;
 }
 
@@ -236,6 +249,7 @@ void release(void *block) {
   size_t cls = static_cast<size_t *>(block)[-2];
   {
     std::lock_guard<std::mutex> lock(mutex);
+    liveBytes -= cls;
     if (cachedBytes + cls <= kMaxCachedBytes) {
       freeBlocks[{cls, header}].push_back(block);
       cachedBytes += cls;
@@ -300,5 +314,25 @@ NB_MODULE(_relax_runtime, m) {
         return pool::cachedBytes;
       },
       "Bytes of freed buffers the pool keeps for reuse.");
+  m.def(
+      "pool_peak_bytes",
+      [](bool reset) {
+        std::lock_guard<std::mutex> lock(pool::mutex);
+        size_t peak = pool::peakLiveBytes;
+        if (reset)
+          pool::peakLiveBytes = pool::liveBytes;
+        return peak;
+      },
+      nb::arg("reset") = false,
+      "High-water mark of the bytes in use from the pool (the compiled code's "
+      "temporaries) since the last reset; `reset=True` restarts it from the "
+      "bytes in use now.");
+  m.def(
+      "pool_live_bytes",
+      [] {
+        std::lock_guard<std::mutex> lock(pool::mutex);
+        return pool::liveBytes;
+      },
+      "Bytes in use from the pool now (0 between calls unless a call leaked).");
   m.def("pool_trim", &pool::trim, "Frees every buffer the pool keeps for reuse.");
 }

@@ -13,8 +13,8 @@ _ctypes.CDLL(_os.path.join(_build_config.LLVM_LIBRARY_DIR, "libMLIR.so.22.1"),
 
 from ._compile import Executable, Function, compile  # noqa: E402
 from ._gradient import gradient  # noqa: E402
-from ._memory import memory_report  # noqa: E402
+from ._memory import memory_report, memory_stats  # noqa: E402
 from .errors import CompilationError, GradientError, RelaxMLIRError  # noqa: E402
 
-__all__ = ["gradient", "compile", "memory_report", "Executable", "Function", "RelaxMLIRError", "GradientError",
+__all__ = ["gradient", "compile", "memory_report", "memory_stats", "Executable", "Function", "RelaxMLIRError", "GradientError",
            "CompilationError"]

@@ -1,10 +1,12 @@
-"""`relax_mlir.memory_report`: the static peak of live tensor bytes per function."""
+"""`relax_mlir.memory_report`: the static peak of live tensor bytes per function;
+`relax_mlir.memory_stats`: the bytes compiled code holds at run time."""
 
 from __future__ import annotations
 
 from typing import Optional
 
 from . import ir, passmanager
+from ._mlir_libs import _relax_runtime
 from ._module import ModuleLike, as_module, clone_module, functions, require_function
 from .errors import RelaxMLIRError, format_mlir_error
 
@@ -31,3 +33,19 @@ def memory_report(module: ModuleLike, func: Optional[str] = None) -> dict[str, i
         if "relax.peak_live_bytes" in fn.attributes:
             report[name] = ir.IntegerAttr(fn.attributes["relax.peak_live_bytes"]).value
     return report
+
+
+def memory_stats(reset_peak: bool = False) -> dict[str, int]:
+    """What the buffer pool of compiled code (`compile(opt_level>=1)`) holds now.
+
+    - `live_bytes`: temporaries in use (0 between calls);
+    - `peak_bytes`: the most in use at once since the last reset: the peak of
+      a call's temporaries (its results are the caller's arrays, not counted);
+    - `cached_bytes`: freed buffers kept for the next call.
+
+    `reset_peak=True` restarts `peak_bytes` from `live_bytes` after reading it.
+    Sizes are rounded up to the pool's size classes (within 1/8).
+    """
+    return {"live_bytes": _relax_runtime.pool_live_bytes(),
+            "peak_bytes": _relax_runtime.pool_peak_bytes(reset_peak),
+            "cached_bytes": _relax_runtime.pool_cached_bytes()}

@@ -35,3 +35,32 @@ func.func @into_reduction(%x: tensor<8x16xf32>) -> tensor<8xf32> {
   }
   return %r : tensor<8xf32>
 }
+
+// An accumulation whose terms are computed in between (a shared weight's
+// gradient) stays a chain of adds, one after each term: fused into one op at
+// the end it would hold every term until then. Adjacent elementwise ops whose
+// operands stay live anyway still fuse (the multiply into the last add).
+// CHECK-LABEL: func.func @accumulation_not_deferred(
+// CHECK:         %[[D1:.*]] = linalg.generic {{.*}} "reduction"]
+// CHECK:         %[[D2:.*]] = linalg.generic {{.*}} "reduction"]
+// CHECK:         %[[G2:.*]] = linalg.generic {{.*}} ins(%[[D1]], %[[D2]] :
+// CHECK:           arith.addf
+// CHECK:         %[[D3:.*]] = linalg.generic {{.*}} "reduction"]
+// CHECK:         linalg.generic {{.*}} ins(%[[G2]], %[[D3]], %arg0 :
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @accumulation_not_deferred(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %r = relax.dataflow -> (tensor<16x16xf32>) {
+    %d1 = relax.matmul %x, %w : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %d2 = relax.matmul %d1, %w : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %g2 = relax.add %d1, %d2 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %d3 = relax.matmul %d2, %w : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %g3 = relax.add %g2, %d3 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %s = relax.multiply %x, %x : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %y = relax.add %g3, %s : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    relax.output %y : tensor<16x16xf32>
+  }
+  return %r : tensor<16x16xf32>
+}

@@ -297,6 +297,48 @@ def test_checkpointed_peak_grows_sublinearly(peaks) -> None:
         assert cp[n] < plain[n], (n, cp[n], plain[n])
 
 
+@pytest.fixture(scope="module")
+def run_peaks() -> dict[str, dict[int, int]]:
+    """Peak bytes of temporaries during one call of the compiled adjoint (the
+    buffer pool's high-water mark; the results are the caller's arrays)."""
+    out: dict[str, dict[int, int]] = {"plain": {}, "checkpointed": {}}
+    rng = np.random.default_rng(0)
+    args = (rng.standard_normal((32, 16)).astype(np.float32),
+            (rng.standard_normal((16, 16)) / 4).astype(np.float32),
+            rng.standard_normal(16).astype(np.float32))
+    for n in (16, 64):
+        for kind, segment in (("plain", None), ("checkpointed", 0)):
+            exe = relax_mlir.compile(relax_mlir.gradient(tanh_chain(n, segment=segment)))
+            fn = exe["main_adjoint"]
+            fn(*args)
+            relax_mlir.memory_stats(reset_peak=True)
+            fn(*args)
+            stats = relax_mlir.memory_stats(reset_peak=True)
+            assert stats["live_bytes"] == 0, stats
+            out[kind][n] = stats["peak_bytes"]
+    print()
+    for kind in ("plain", "checkpointed"):
+        for n in (16, 64):
+            print(f"run-time peak of temporaries, {kind:12s} n={n:2d}: {out[kind][n]:7d} "
+                  f"({out[kind][n] / TENSOR_BYTES:.2f} activations)")
+    return out
+
+
+def test_run_time_peak_is_linear_without_checkpoints(run_peaks) -> None:
+    plain = run_peaks["plain"]
+    for n in (16, 64):
+        assert plain[n] >= n * TENSOR_BYTES, (n, plain[n])
+    # Each temporary is freed after its last use: the backward sweep does not
+    # hold every layer's adjoint temporaries as well (3 or more per layer).
+    assert plain[64] < 2 * 64 * TENSOR_BYTES, plain
+
+
+def test_run_time_peak_is_sublinear_with_checkpoints(run_peaks) -> None:
+    cp, plain = run_peaks["checkpointed"], run_peaks["plain"]
+    assert cp[64] < plain[64] / 2, (cp, plain)
+    assert cp[64] / cp[16] < 2.5, cp
+
+
 def test_memory_report_of_the_original_is_unaffected_by_markers() -> None:
     # The markers alias their operands, so the forward alone costs the same.
     plain = relax_mlir.memory_report(tanh_chain(16), "main")["main"]

@@ -99,6 +99,10 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // A tiled op's result is an scf.for yielding its in-place buffer: folding
+  // those iter_args exposes the alloc itself, which buffer-results-to-out-params
+  // then replaces by the caller's buffer instead of copying into it.
+  pm.addPass(createCanonicalizerPass());
   // Results become caller-allocated out-parameters: no buffer crosses the ABI
   // with unclear ownership, and the deallocation pipeline frees every temporary.
   bufferization::BufferResultsToOutParamsPassOptions outParams;
@@ -108,6 +112,8 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
+  // Each temporary is freed after its last use, not when the function returns.
+  pm.addNestedPass<func::FuncOp>(createEarlyDeallocPass());
 
   bool threads = schedule && options.numThreads > 1;
   if (schedule)

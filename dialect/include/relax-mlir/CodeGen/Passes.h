@@ -63,9 +63,15 @@ struct TilePlan {
 std::optional<TilePlan> planCPUTiles(linalg::LinalgOp op, const CPUTarget &target,
                                      bool allowPacking = true);
 
-/// The fusion control of relax-fuse-elementwise: the producer of `fused` has
-/// one use and its consumer reads each element once.
+/// The producer of `fused` has one use and its consumer reads each element
+/// once: fusing it recomputes nothing.
 bool fusionDuplicatesNoWork(OpOperand *fused);
+
+/// Fusing the producer of `fused` into its consumer computes it at the
+/// consumer, so the producer's operands live until there. True when that
+/// holds no more bytes than the producer's result did, or when no op between
+/// the two computes a tensor (nothing is held longer than before).
+bool fusionKeepsPeakMemory(OpOperand *fused);
 
 #define GEN_PASS_REGISTRATION
 #include "relax-mlir/CodeGen/Passes.h.inc"

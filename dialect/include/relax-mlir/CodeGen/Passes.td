@@ -121,4 +121,23 @@ def CPUParallelizePass : Pass<"relax-cpu-parallelize", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def EarlyDeallocPass : Pass<"relax-early-dealloc", "::mlir::func::FuncOp"> {
+  let summary = "Free each buffer right after its last use";
+  let description = [{
+    Runs after the buffer deallocation pipeline, which puts every
+    `memref.dealloc` just before the terminator of the block that allocated
+    the buffer: every temporary of a function body then lives until it
+    returns, and a training step holds all its activations and adjoints at
+    once (recomputation of checkpointed segments saves nothing).
+
+    An unconditional `memref.dealloc %b` of a `memref.alloc` of the same block
+    moves to just after the last op of that block that uses `%b` or a value
+    derived from it (views, casts, loop-carried values, results of ops
+    taking it, uses in nested regions). A buffer whose address leaves as an
+    integer (`memref.extract_aligned_pointer_as_index`) or through an op
+    whose effect on it is unknown keeps its place.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // RELAX_CODEGEN_PASSES_TD

@@ -1,0 +1,105 @@
+//===- Memory.cpp - freeing buffers at their last use ---------------------===//
+//
+// relax-early-dealloc: the ownership-based deallocation pipeline frees a
+// block's buffers at the block's end; this pass moves each unconditional
+// dealloc up to the last use of the buffer or of anything derived from it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "relax-mlir/CodeGen/Passes.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::relax {
+#define GEN_PASS_DEF_EARLYDEALLOCPASS
+#include "relax-mlir/CodeGen/Passes.h.inc"
+} // namespace mlir::relax
+
+using namespace mlir;
+
+namespace {
+/// The values that may hold `buffer`'s memory: `buffer`, every memref result
+/// of an op using one of them, the memref block arguments of the regions of
+/// such an op, and the memref results of an op whose region yields one.
+/// Nothing when the address may leave through something else (an integer
+/// pointer, or an op with no memref result that is not known to only read or
+/// write through it).
+std::optional<SmallVector<Value>> aliases(Value buffer) {
+  SmallVector<Value> found{buffer};
+  llvm::SmallPtrSet<Value, 16> seen{buffer};
+  auto add = [&](Value v) {
+    if (isa<BaseMemRefType>(v.getType()) && seen.insert(v).second)
+      found.push_back(v);
+  };
+  for (size_t i = 0; i < found.size(); ++i) {
+    for (OpOperand &use : found[i].getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<memref::DeallocOp>(user))
+        continue;
+      if (isa<memref::ExtractAlignedPointerAsIndexOp>(user))
+        return std::nullopt;
+      bool memrefResult = false;
+      for (Value r : user->getResults())
+        if (isa<BaseMemRefType>(r.getType())) {
+          add(r);
+          memrefResult = true;
+        }
+      for (Region &region : user->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            add(arg);
+      if (user->hasTrait<OpTrait::IsTerminator>()) {
+        if (Operation *parent = user->getParentOp())
+          for (Value r : parent->getResults())
+            add(r);
+        // A branch passes it to its successors' arguments.
+        for (Block *succ : user->getSuccessors())
+          for (BlockArgument arg : succ->getArguments())
+            add(arg);
+        continue;
+      }
+      // An op that returns nothing derived from it must only read or write
+      // the memory (a copy, a linalg op, a vector transfer, a load/store).
+      if (!memrefResult && user->getNumRegions() == 0 && !isa<MemoryEffectOpInterface>(user) &&
+          !user->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return std::nullopt;
+    }
+  }
+  return found;
+}
+
+struct EarlyDeallocPass : relax::impl::EarlyDeallocPassBase<EarlyDeallocPass> {
+  void runOnOperation() final {
+    SmallVector<memref::DeallocOp> deallocs;
+    getOperation().walk([&](memref::DeallocOp op) { deallocs.push_back(op); });
+    for (memref::DeallocOp dealloc : deallocs) {
+      Value buffer = dealloc.getMemref();
+      auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+      Block *block = dealloc->getBlock();
+      if (!alloc || alloc->getBlock() != block)
+        continue;
+      std::optional<SmallVector<Value>> all = aliases(buffer);
+      if (!all)
+        continue;
+      Operation *last = alloc;
+      bool escapes = false;
+      for (Value v : *all)
+        for (Operation *user : v.getUsers()) {
+          if (user == dealloc)
+            continue;
+          Operation *inBlock = block->findAncestorOpInBlock(*user);
+          // Used outside the block (a region result seen from the parent):
+          // leave it.
+          if (!inBlock || inBlock == dealloc || dealloc->isBeforeInBlock(inBlock)) {
+            escapes = true;
+            break;
+          }
+          if (last->isBeforeInBlock(inBlock))
+            last = inBlock;
+        }
+      if (!escapes)
+        dealloc->moveAfter(last);
+    }
+  }
+};
+} // namespace
