@@ -193,6 +193,9 @@ LEGEND = [
     "systems.",
     "- *RSS Δ MiB*: the resident high-water mark during the steps minus the resident size just "
     "before the first step (after `malloc_trim`); *peak RSS*: the process's lifetime peak.",
+    "- *temp MiB*: the step's peak of temporaries (not its inputs and results): relax measures "
+    "it at run time (`relax_mlir.memory_stats()`, the buffer pool's high-water mark over the "
+    "steps); JAX reports XLA's static buffer assignment (`memory_analysis().temp_size_in_bytes`).",
     "- *max rel err*: the largest max|v - ref| / max|ref| over the loss and every gradient, "
     "against a float64 numpy reference computed in the same process.",
     "- *notes*: rows from `--quick` runs (few steps: indicative only), and measurements during "
@@ -242,8 +245,8 @@ def render(doc: dict[str, Any]) -> str:
     for threads in sorted({r.get("threads", 0) for r in rows}):
         out += [f"## {threads} thread{'s' if threads != 1 else ''}", "",
                 "| workload | system | step ms | × JAX | compile s | RSS Δ MiB | peak RSS MiB "
-                "| max rel err | steps | notes |",
-                "|---|---|--:|--:|--:|--:|--:|--:|--:|---|"]
+                "| temp MiB | max rel err | steps | notes |",
+                "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
         trows = [r for r in rows if r.get("threads") == threads]
         for workload in WORKLOADS:
             wrows = [r for r in trows if r.get("workload") == workload]
@@ -252,16 +255,17 @@ def render(doc: dict[str, Any]) -> str:
                 name = f"{workload}" if r is wrows[0] else ""
                 if "error" in r:
                     error = r["error"].replace("|", "\\|").replace("\n", " ")[:160]
-                    out.append(f"| {name} | {r['system']} | **error** | | | | | | | {error} |")
+                    out.append(f"| {name} | {r['system']} | **error** | | | | | | | | {error} |")
                     continue
                 if "skipped" in r:
-                    out.append(f"| {name} | {r['system']} | n/a | | | | | | | {r['skipped']} |")
+                    out.append(f"| {name} | {r['system']} | n/a | | | | | | | | {r['skipped']} |")
                     continue
                 ratio = r["median_ms"] / jax["median_ms"] if jax else None
                 out.append(
                     f"| {name} | {r['system']} | {r['median_ms']:.3f} | {_fmt(ratio, '.2f')} "
                     f"| {r.get('compile_s', 0):.2f} | {r.get('rss_increase_mib', 0):.1f} "
-                    f"| {r.get('peak_rss_mib', 0):.0f} | {r.get('max_rel_err', float('nan')):.1e} "
+                    f"| {r.get('peak_rss_mib', 0):.0f} | {_fmt(r.get('temp_peak_mib'), '.1f')} "
+                    f"| {r.get('max_rel_err', float('nan')):.1e} "
                     f"| {r.get('steps')} | {_notes(r, doc.get('versions', {}))} |")
         deep = [r for r in trows if r.get("workload") == "deep_mlp" and "matmul_gflops" in r]
         if deep:

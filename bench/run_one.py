@@ -153,6 +153,8 @@ def measure(args: argparse.Namespace, row: dict[str, Any]) -> None:
 
     row["rss_before_mib"] = current_rss_mib()
     peak_reset = reset_peak_rss()
+    if prepared.temp_bytes:
+        prepared.temp_bytes(True)
     warm: list[float] = []
     out: Any = None
     while len(warm) < args.warmup:
@@ -181,6 +183,10 @@ def measure(args: argparse.Namespace, row: dict[str, Any]) -> None:
         row["step_peak_rss_mib"] = row["peak_rss_mib"]
         row["notes"].append("could not reset VmHWM: step peak is the lifetime peak")
     row["rss_increase_mib"] = row["step_peak_rss_mib"] - row["rss_before_mib"]
+    if prepared.temp_bytes:
+        temp = prepared.temp_bytes(False)
+        if temp is not None:
+            row["temp_peak_mib"] = temp / 2**20
 
     median = statistics.median(times)
     row.update(warmup=len(warm), steps=steps, median_ms=median * 1e3, min_ms=min(times) * 1e3,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -86,6 +86,9 @@ class Prepared:
     unpack: Callable[[Any], tuple[float, list[np.ndarray]]]
     compile_s: float = 0.0
     notes: list[str] = field(default_factory=list)
+    # Peak bytes of the step's temporaries, when the system can tell:
+    # `temp_bytes(reset=True)` before the steps, `temp_bytes(reset=False)` after.
+    temp_bytes: Optional[Callable[[bool], Optional[int]]] = None
 
 
 def _normal(name: str, shape: tuple[int, ...], scale: float = 1.0, offset: float = 0.0) -> InputSpec:

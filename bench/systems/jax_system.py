@@ -106,4 +106,11 @@ def prepare(wl: Workload, arrays: dict[str, np.ndarray], threads: int) -> Prepar
     notes = ["int32 targets (x64 disabled)"] if any(a.dtype == np.int64 for a in arrays.values()) else []
     if wl.name == "deep_mlp_ckpt":
         notes.append("jax.checkpoint per segment")
-    return Prepared(step, unpack, compile_s, notes)
+    def temp_bytes(reset: bool) -> Any:
+        # XLA's buffer assignment: the temporaries of the compiled step.
+        try:
+            return compiled.memory_analysis().temp_size_in_bytes
+        except Exception:  # noqa: BLE001 - not every backend reports it
+            return None
+
+    return Prepared(step, unpack, compile_s, notes, temp_bytes)

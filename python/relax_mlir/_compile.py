@@ -49,6 +49,23 @@ def _leaves(spec: TypeSpec) -> Iterator[TensorSpec]:
 _KINDS = {"f16": "f", "f32": "f", "f64": "f", "i1": "b", "i32": "i", "i64": "i"}
 
 
+# Results of at least this many bytes are allocated 64-byte aligned (numpy
+# aligns to 16): the compiled code writes them with whole-vector stores.
+_ALIGN_BYTES = 64
+_ALIGN_MIN_BYTES = 64 * 1024
+
+
+def _aligned_empty(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """`np.empty(shape, dtype)`, 64-byte aligned when large (a view into a
+    slightly larger buffer)."""
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if nbytes < _ALIGN_MIN_BYTES:
+        return np.empty(shape, dtype)
+    raw = np.empty(nbytes + _ALIGN_BYTES, np.uint8)
+    offset = -raw.ctypes.data % _ALIGN_BYTES
+    return raw[offset:offset + nbytes].view(dtype).reshape(shape)
+
+
 class Function:
     """A compiled public function; call it with numpy arrays (tuples for tuple
     parameters), positionally or by parameter name."""
@@ -96,7 +113,7 @@ class Function:
         if self._unsupported is not None:
             raise TypeError(str(self._unsupported))
         leaves: Sequence[Any] = args if self._flat else self._flatten(args)
-        outputs = [np.empty(shape, dtype) for shape, dtype in self._out_leaves]
+        outputs = [_aligned_empty(shape, dtype) for shape, dtype in self._out_leaves]
         try:
             self._signature(leaves, outputs)
         except _relax_runtime.ArgumentMismatch:

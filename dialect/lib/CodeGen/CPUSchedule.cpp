@@ -165,6 +165,52 @@ static constexpr int64_t kPackRows = 1024;
 /// Reduction steps per cache block of a contraction (see planCPUTiles).
 static constexpr int64_t kCacheBlock = 256;
 
+/// Rhs rows of at least this many bytes are copied into column panels.
+static constexpr int64_t kPanelRowBytes = 2048;
+
+/// The register tile's row loop of contraction `op` whose output's contiguous
+/// loop is `colDim`: the innermost other loop of the output that the inputs
+/// reading `colDim` do not read (`m` of `(m, n)`, also when the output is
+/// split into column panels `(m, nb, n)`).
+static std::optional<unsigned> outputRowDim(linalg::LinalgOp op, unsigned colDim) {
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (AffineExpr e : llvm::reverse(out.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim)
+      return std::nullopt;
+    unsigned d = dim.getPosition();
+    if (d == colDim)
+      continue;
+    bool readWithColumns = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      return map.isFunctionOfDim(colDim) && map.isFunctionOfDim(d);
+    });
+    if (!readWithColumns)
+      return d;
+  }
+  return std::nullopt;
+}
+
+/// The input of contraction `op` that a column panel copy would take: the
+/// only one reading the output's contiguous loop `colDim`, read contiguously
+/// along it through plain loop dimensions, in an op whose body does not use
+/// loop indices.
+static OpOperand *panelOperand(linalg::LinalgOp op, unsigned colDim) {
+  OpOperand *found = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isFunctionOfDim(colDim))
+      continue;
+    if (found || innermostDim(map) != colDim || !map.isProjectedPermutation())
+      return nullptr;
+    found = input;
+  }
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!out.isProjectedPermutation() || op.hasIndexSemantics())
+    return nullptr;
+  return found;
+}
+
 /// Whether contraction `op` reads its output's contiguous loop `colDim`
 /// with a stride while both inputs are contiguous along its single reduction
 /// loop, whose trip is a multiple of `lanes` (a @ b^T): the outer-product tile
@@ -220,10 +266,7 @@ std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
   if (isRegisterContraction(op)) {
     AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
     std::optional<unsigned> colDim = innermostDim(out);
-    std::optional<unsigned> rowDim;
-    if (out.getNumResults() >= 2)
-      if (auto dim = dyn_cast<AffineDimExpr>(out.getResult(out.getNumResults() - 2)))
-        rowDim = dim.getPosition();
+    std::optional<unsigned> rowDim = colDim ? outputRowDim(op, *colDim) : std::nullopt;
     if (allowPacking && colDim && isDotProductForm(op, *colDim, ranges, lanes) && rowDim &&
         ranges[*rowDim] >= kPackRows && isa<linalg::GenericOp>(op.getOperation())) {
       // Many rows: a transposed copy of the strided input (read once per
@@ -269,13 +312,34 @@ std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
       // one contiguous read (the lhs^T form runs about 1.5x faster), as long
       // as the copy fits in cache.
       if (allowPacking && rowDim && isa<linalg::GenericOp>(op.getOperation()) &&
-          ranges[*colDim] >= 2 * cols && iterations(ranges) >= (int64_t(1) << 20))
+          iterations(ranges) >= (int64_t(1) << 20))
         for (OpOperand *input : op.getDpsInputOperands()) {
           AffineMap map = op.getMatchingIndexingMap(input);
           auto type = cast<ShapedType>(input->get().getType());
+          // Output columns (of all panels) that reuse each lhs element.
+          int64_t reuse = 1;
+          for (unsigned d = 0; d < numLoops; ++d)
+            if (linalg::isParallelIterator(op.getIteratorTypesArray()[d]) &&
+                !map.isFunctionOfDim(d))
+              reuse *= ranges[d];
           if (map.isFunctionOfDim(*rowDim) && !map.isFunctionOfDim(*colDim) &&
-              innermostDim(map) != rowDim && type.getNumElements() <= kPackMaxElements)
+              innermostDim(map) != rowDim && reuse >= 2 * cols &&
+              type.getNumElements() <= kPackMaxElements)
             plan.packRowsDim = *rowDim;
+        }
+      // Long rhs rows: each step of a tile reads `cols` columns of one rhs
+      // row, rows a page or more apart (4 KiB: 1024 floats), which the L1
+      // cache cannot keep (same sets) nor the prefetcher follow. A copy into
+      // (reduction x cols) panels, read once per panel, makes every row tile
+      // stream one contiguous block.
+      if (allowPacking && rowDim && isa<linalg::GenericOp>(op.getOperation()) &&
+          ranges[*rowDim] >= 4 * plan.outer[*rowDim] && iterations(ranges) >= (int64_t(1) << 20))
+        if (OpOperand *rhs = panelOperand(op, *colDim)) {
+          int64_t n = ranges[*colDim];
+          auto type = cast<ShapedType>(rhs->get().getType());
+          int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+          if (n > cols && n % cols == 0 && n * bytes >= kPanelRowBytes)
+            plan.panelCols = cols;
         }
       // A reduction longer than kCacheBlock is walked in blocks of it when
       // the rhs panel (reduction x cols) would not stay in the L1/L2 cache.
@@ -436,20 +500,29 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
       // Packing copies (at most one per input), then the plan of what they
       // made of the op.
       TilePlan current = plan;
-      for (int round = 0; round < 2 && (current.packColumns || current.packRowsDim); ++round) {
+      for (int round = 0;
+           round < 3 && (current.packColumns || current.packRowsDim || current.panelCols);
+           ++round) {
         auto generic = cast<linalg::GenericOp>(op.getOperation());
         AffineMap out = generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
-        if (current.packColumns)
+        if (current.panelCols) {
+          linalg::GenericOp panels =
+              packPanels(rewriter, generic, *innermostDim(out), current.panelCols);
+          if (!panels)
+            break;
+          op = panels;
+        } else if (current.packColumns) {
           packStrided(rewriter, generic, *innermostDim(out));
-        else
+        } else {
           packStrided(rewriter, generic, *current.packRowsDim);
+        }
         std::optional<TilePlan> replanned = planCPUTiles(op, target);
         if (!replanned || !replanned->contraction)
           break;
         current = *replanned;
       }
       // (A copy that could not be made leaves the op as it was: tile it so.)
-      if (current.packColumns || current.packRowsDim) {
+      if (current.packColumns || current.packRowsDim || current.panelCols) {
         std::optional<TilePlan> plain = planCPUTiles(op, target, /*allowPacking=*/false);
         if (!plain || !plain->contraction)
           continue;
@@ -531,6 +604,101 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
       }
     }
     peelPartialTiles(rewriter, loops);
+  }
+
+  /// Rewrites contraction `op` over column panels of its rhs: the rhs
+  /// `[.., K, N]` is copied to `[N / cols, .., K, cols]` (an expand_shape,
+  /// then a transpose that keeps the columns innermost), the output is viewed
+  /// as `[.., M, N / cols, cols]`, and the op gets one more parallel loop, the
+  /// panel index. Returns the new op (the old one is replaced), or null when
+  /// `op` does not have that form.
+  static linalg::GenericOp packPanels(RewriterBase &rewriter, linalg::GenericOp op,
+                                      unsigned colDim, int64_t cols) {
+    OpOperand *rhs = panelOperand(op, colDim);
+    if (!rhs || op.getNumDpsInits() != 1)
+      return nullptr;
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    unsigned numLoops = op.getNumLoops();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t panels = ranges[colDim] / cols;
+    AffineExpr panelDim = getAffineDimExpr(numLoops, ctx);
+    AffineExpr colExpr = getAffineDimExpr(colDim, ctx);
+    rewriter.setInsertionPoint(op);
+
+    // [.., K, N] -> [.., K, panels, cols] -> [panels, .., K, cols].
+    auto splitLast = [&](Value v) -> Value {
+      auto type = cast<RankedTensorType>(v.getType());
+      int64_t rank = type.getRank();
+      SmallVector<int64_t> shape(type.getShape());
+      shape.back() = panels;
+      shape.push_back(cols);
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t i = 0; i + 1 < rank; ++i)
+        groups.push_back({i});
+      groups.push_back({rank - 1, rank});
+      auto expanded = RankedTensorType::get(shape, type.getElementType());
+      // A fill of an empty tensor is made again in the new shape, so that it
+      // still fuses into the register tile.
+      if (auto fill = v.getDefiningOp<linalg::FillOp>())
+        if (fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+          Value empty = tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+          return linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty).getResult(0);
+        }
+      return tensor::ExpandShapeOp::create(rewriter, loc, expanded, v, groups);
+    };
+    Value split = splitLast(rhs->get());
+    auto splitType = cast<RankedTensorType>(split.getType());
+    int64_t rank = splitType.getRank();
+    SmallVector<int64_t> perm{rank - 2};
+    for (int64_t i = 0; i + 2 < rank; ++i)
+      perm.push_back(i);
+    perm.push_back(rank - 1);
+    SmallVector<int64_t> packedShape;
+    for (int64_t i : perm)
+      packedShape.push_back(splitType.getDimSize(i));
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, packedShape, splitType.getElementType());
+    Value packed =
+        linalg::TransposeOp::create(rewriter, loc, split, empty, perm).getResult()[0];
+
+    OpOperand *init = op.getDpsInitOperand(0);
+    Value initSplit = splitLast(init->get());
+
+    SmallVector<AffineMap> maps;
+    SmallVector<Value> inputs;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      SmallVector<AffineExpr> results(map.getResults());
+      if (input == rhs) {
+        results.insert(results.begin(), panelDim);
+        inputs.push_back(packed);
+      } else {
+        inputs.push_back(input->get());
+      }
+      maps.push_back(AffineMap::get(numLoops + 1, 0, results, ctx));
+    }
+    AffineMap outMap = op.getMatchingIndexingMap(init);
+    SmallVector<AffineExpr> outResults(outMap.getResults());
+    outResults.insert(outResults.end() - 1, panelDim);
+    assert(outResults.back() == colExpr && "panel output must end in its columns");
+    (void)colExpr;
+    maps.push_back(AffineMap::get(numLoops + 1, 0, outResults, ctx));
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    iterators.push_back(utils::IteratorType::parallel);
+
+    auto panelOp = linalg::GenericOp::create(rewriter, loc, TypeRange{initSplit.getType()},
+                                             inputs, ValueRange{initSplit}, maps, iterators);
+    rewriter.cloneRegionBefore(op.getRegion(), panelOp.getRegion(), panelOp.getRegion().end());
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t i = 0; i + 1 < resultType.getRank(); ++i)
+      groups.push_back({i});
+    groups.push_back({resultType.getRank() - 1, resultType.getRank()});
+    Value result = tensor::CollapseShapeOp::create(rewriter, loc, resultType,
+                                                   panelOp.getResult(0), groups);
+    rewriter.replaceOp(op, result);
+    return panelOp;
   }
 
   /// Gives each input of contraction `op` that reads loop `dim` with a stride

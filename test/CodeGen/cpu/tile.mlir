@@ -244,3 +244,35 @@ func.func @matmul_bt_many_rows(%a: tensor<1024x64xf32>, %b: tensor<32x64xf32>) -
   } -> tensor<1024x32xf32>
   return %r : tensor<1024x32xf32>
 }
+
+// Long rhs rows (1024 floats: each row a page apart): b is copied once into
+// 16 panels of 64 columns, each a contiguous 256x64 block; the op gets a
+// panel loop (outermost, so a panel stays in cache across the row tiles) and
+// its output is the 64x1024 result viewed as 64x16x64.
+// CHECK-LABEL: func.func @matmul_panels(
+// CHECK-SAME:    %[[A:[a-z0-9]+]]: tensor<64x256xf32>, %[[B:[a-z0-9]+]]: tensor<256x1024xf32>
+// CHECK:         %[[SPLIT:.*]] = tensor.expand_shape %[[B]] {{\[}}[0], [1, 2]] output_shape [256, 16, 64]
+// CHECK:         %[[P:.*]] = scf.for {{.*}} -> (tensor<16x256x64xf32>)
+// CHECK:           tensor.extract_slice %[[SPLIT]]
+// CHECK:           linalg.transpose ins(%{{.*}} : tensor<1x1x64xf32>) outs(%{{.*}} : tensor<1x1x64xf32>) permutation = [1, 0, 2]
+// CHECK:         %[[OUT:[a-z0-9]+]] = scf.for %[[NB:[a-z0-9]+]] = %c0 to %c16 step %c1 {{.*}} -> (tensor<64x16x64xf32>)
+// CHECK:           scf.for %{{.*}} = %c0 to %c60 step %c6
+// CHECK:             tensor.extract_slice %[[P]][%[[NB]], 0, 0] [1, 256, 64]
+// CHECK:             scf.for %{{.*}} = %c0 to %c256 step %c1
+// CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]{{.*}} outs({{.*}} : tensor<6x1x64xf32>)
+// CHECK:         tensor.collapse_shape %[[OUT]] {{\[}}[0], [1, 2]] : tensor<64x16x64xf32> into tensor<64x1024xf32>
+// AVX2-LABEL: func.func @matmul_panels(
+// AVX2:         tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [256, 32, 32]
+func.func @matmul_panels(%a: tensor<64x256xf32>, %b: tensor<256x1024xf32>) -> tensor<64x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x1024xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %r = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x256xf32>, tensor<256x1024xf32>) outs(%f : tensor<64x1024xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x1024xf32>
+  return %r : tensor<64x1024xf32>
+}

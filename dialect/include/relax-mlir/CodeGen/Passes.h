@@ -55,6 +55,11 @@ struct TilePlan {
   /// (row-major lhs): the lhs is copied transposed first (then the rows of a
   /// tile are contiguous), and the op planned again.
   std::optional<unsigned> packRowsDim;
+  /// A contraction whose rhs rows (the output's contiguous loop) are long:
+  /// the rhs is copied into panels of this many columns, each panel one
+  /// contiguous (reduction x columns) block, and the op planned again; 0 when
+  /// not.
+  int64_t panelCols = 0;
 };
 
 /// The register-level tile plan of `op` for `target`, or nothing when the op
