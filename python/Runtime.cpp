@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -80,7 +81,7 @@ nb::object argumentMismatch;
 } // namespace
 
 namespace pool {
-void *allocate(size_t alignment, size_t size);
+void *allocate(size_t alignment, size_t size, bool temporary = true);
 void release(void *block);
 } // namespace pool
 
@@ -217,7 +218,11 @@ namespace pool {
 /// Blocks are rounded up to size classes (64-byte steps up to 4 KiB, then
 /// eighths of a power of two), so that a block freed by one call serves a
 /// request of about the same size in the next. Each block carries a header
-/// right before the payload: [size class, header bytes].
+/// right before the payload: [temporary, size class, header bytes]. Besides
+/// the compiled code's temporaries, the pool holds the large result arrays
+/// (`pool_empty`), which return to it when numpy frees them: a training loop
+/// then reuses its gradients' memory instead of page-faulting fresh pages in
+/// each step. Only temporaries count in `liveBytes`.
 constexpr size_t kMinHeader = 64;
 /// Freed blocks kept for reuse, at most this many bytes (the rest is freed).
 constexpr size_t kMaxCachedBytes = size_t(2) << 30;
@@ -246,7 +251,7 @@ size_t sizeClass(size_t n) {
   return (n + step - 1) / step * step;
 }
 
-void *allocate(size_t alignment, size_t size) {
+void *allocate(size_t alignment, size_t size, bool temporary) {
   size_t header = std::max(kMinHeader, alignment);
   if (header % alignment != 0 || (alignment & (alignment - 1)) != 0)
     return nullptr;
@@ -258,7 +263,9 @@ void *allocate(size_t alignment, size_t size) {
       void *block = it->second.back();
       it->second.pop_back();
       cachedBytes -= cls;
-      addLive(cls);
+      static_cast<size_t *>(block)[-3] = temporary;
+      if (temporary)
+        addLive(cls);
       return block;
     }
   }
@@ -270,8 +277,11 @@ void *allocate(size_t alignment, size_t size) {
   char *payload = raw + header;
   reinterpret_cast<size_t *>(payload)[-1] = header;
   reinterpret_cast<size_t *>(payload)[-2] = cls;
-  std::lock_guard<std::mutex> lock(mutex);
-  addLive(cls);
+  reinterpret_cast<size_t *>(payload)[-3] = temporary;
+  if (temporary) {
+    std::lock_guard<std::mutex> lock(mutex);
+    addLive(cls);
+  }
   return payload;
 }
 
@@ -280,9 +290,11 @@ void release(void *block) {
     return;
   size_t header = static_cast<size_t *>(block)[-1];
   size_t cls = static_cast<size_t *>(block)[-2];
+  bool temporary = static_cast<size_t *>(block)[-3];
   {
     std::lock_guard<std::mutex> lock(mutex);
-    liveBytes -= cls;
+    if (temporary)
+      liveBytes -= cls;
     if (cachedBytes + cls <= kMaxCachedBytes) {
       freeBlocks[{cls, header}].push_back(block);
       cachedBytes += cls;
@@ -367,5 +379,18 @@ NB_MODULE(_relax_runtime, m) {
         return pool::liveBytes;
       },
       "Bytes in use from the pool now (0 between calls unless a call leaked).");
+  m.def(
+      "pool_empty",
+      [](size_t nbytes) {
+        void *block = pool::allocate(64, nbytes, /*temporary=*/false);
+        if (!block)
+          throw std::bad_alloc();
+        nb::capsule owner(block, [](void *p) noexcept { pool::release(p); });
+        size_t shape[1] = {nbytes};
+        return nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>>(block, 1, shape, owner);
+      },
+      nb::arg("nbytes"),
+      "An uninitialized, 64-byte aligned uint8 numpy array of `nbytes` from the "
+      "pool; its memory returns to the pool when the array is freed.");
   m.def("pool_trim", &pool::trim, "Frees every buffer the pool keeps for reuse.");
 }

@@ -49,21 +49,19 @@ def _leaves(spec: TypeSpec) -> Iterator[TensorSpec]:
 _KINDS = {"f16": "f", "f32": "f", "f64": "f", "i1": "b", "i32": "i", "i64": "i"}
 
 
-# Results of at least this many bytes are allocated 64-byte aligned (numpy
-# aligns to 16): the compiled code writes them with whole-vector stores.
-_ALIGN_BYTES = 64
-_ALIGN_MIN_BYTES = 64 * 1024
+# Results of at least this many bytes come from the runtime's buffer pool:
+# 64-byte aligned (numpy aligns to 16; the compiled code writes whole
+# vectors), and recycled when the array is freed (fresh pages would fault in
+# on every call: 5-8% of a deep MLP step).
+_POOL_MIN_BYTES = 64 * 1024
 
 
-def _aligned_empty(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """`np.empty(shape, dtype)`, 64-byte aligned when large (a view into a
-    slightly larger buffer)."""
+def _result_array(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """An uninitialized result array; large ones live in the pool."""
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    if nbytes < _ALIGN_MIN_BYTES:
+    if nbytes < _POOL_MIN_BYTES:
         return np.empty(shape, dtype)
-    raw = np.empty(nbytes + _ALIGN_BYTES, np.uint8)
-    offset = -raw.ctypes.data % _ALIGN_BYTES
-    return raw[offset:offset + nbytes].view(dtype).reshape(shape)
+    return _relax_runtime.pool_empty(nbytes).view(dtype).reshape(shape)
 
 
 class Function:
@@ -113,7 +111,7 @@ class Function:
         if self._unsupported is not None:
             raise TypeError(str(self._unsupported))
         leaves: Sequence[Any] = args if self._flat else self._flatten(args)
-        outputs = [_aligned_empty(shape, dtype) for shape, dtype in self._out_leaves]
+        outputs = [_result_array(shape, dtype) for shape, dtype in self._out_leaves]
         try:
             self._signature(leaves, outputs)
         except _relax_runtime.ArgumentMismatch:

@@ -4,6 +4,9 @@
 // block's buffers at the block's end; this pass moves each unconditional
 // dealloc up to the last use of the buffer or of anything derived from it.
 //
+// relax-results-in-place: a result returned through reshapes of an
+// allocation is computed in the out-parameter, not copied into it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "relax-mlir/CodeGen/Passes.h"
@@ -12,6 +15,7 @@
 
 namespace mlir::relax {
 #define GEN_PASS_DEF_EARLYDEALLOCPASS
+#define GEN_PASS_DEF_RESULTSINPLACEPASS
 #include "relax-mlir/CodeGen/Passes.h.inc"
 } // namespace mlir::relax
 
@@ -99,6 +103,69 @@ struct EarlyDeallocPass : relax::impl::EarlyDeallocPassBase<EarlyDeallocPass> {
         }
       if (!escapes)
         dealloc->moveAfter(last);
+    }
+  }
+};
+} // namespace
+
+namespace {
+struct ResultsInPlacePass : relax::impl::ResultsInPlacePassBase<ResultsInPlacePass> {
+  void runOnOperation() final {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    Block &entry = func.getBody().front();
+    SmallVector<memref::CopyOp> copies;
+    for (memref::CopyOp copy : entry.getOps<memref::CopyOp>())
+      copies.push_back(copy);
+    for (memref::CopyOp copy : copies) {
+      auto out = dyn_cast<BlockArgument>(copy.getTarget());
+      if (!out || out.getOwner() != &entry || !out.hasOneUse())
+        continue;
+      // The reshapes from an allocation to the copied value.
+      SmallVector<Operation *> chain;
+      Value source = copy.getSource();
+      while (Operation *def = source.getDefiningOp()) {
+        if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(def))
+          break;
+        chain.push_back(def);
+        source = def->getOperand(0);
+      }
+      auto alloc = source.getDefiningOp<memref::AllocOp>();
+      if (chain.empty() || !alloc || alloc->getBlock() != &entry ||
+          !alloc.getType().getLayout().isIdentity() || !alloc.getType().hasStaticShape() ||
+          !cast<MemRefType>(out.getType()).getLayout().isIdentity())
+        continue;
+      // Nothing may use the allocation (or its views) after the copy.
+      bool usedAfter = false;
+      for (Operation *op = copy->getNextNode(); op && !usedAfter; op = op->getNextNode())
+        for (Value operand : op->getOperands())
+          if (operand == alloc.getResult() || llvm::is_contained(chain, operand.getDefiningOp()))
+            usedAfter = true;
+      if (usedAfter)
+        continue;
+      // The out-parameter seen in the allocation's shape: each reshape undone,
+      // last first.
+      OpBuilder b(alloc);
+      Value view = out;
+      for (Operation *reshape : chain) {
+        auto sourceType = cast<MemRefType>(reshape->getOperand(0).getType());
+        if (auto collapse = dyn_cast<memref::CollapseShapeOp>(reshape))
+          view = memref::ExpandShapeOp::create(b, alloc.getLoc(), sourceType, view,
+                                               collapse.getReassociationIndices());
+        else
+          view = memref::CollapseShapeOp::create(
+              b, alloc.getLoc(), sourceType, view,
+              cast<memref::ExpandShapeOp>(reshape).getReassociationIndices());
+      }
+      if (view.getType() != alloc.getType())
+        continue;
+      copy->erase();
+      alloc.getResult().replaceAllUsesWith(view);
+      alloc->erase();
+      for (Operation *reshape : chain)
+        if (reshape->use_empty())
+          reshape->erase();
     }
   }
 };

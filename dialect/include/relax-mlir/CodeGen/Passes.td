@@ -140,4 +140,19 @@ def EarlyDeallocPass : Pass<"relax-early-dealloc", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def ResultsInPlacePass : Pass<"relax-results-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Compute a reshaped result in its out-parameter instead of copying it there";
+  let description = [{
+    Runs after `buffer-results-to-out-params`, which computes a result in
+    the caller's buffer when the returned value is an allocation, and copies
+    it otherwise. A result that is a reshape (`memref.collapse_shape` or
+    `memref.expand_shape`, possibly several) of an allocation of the entry
+    block is copied too; this pass makes the allocation the out-parameter
+    itself, reshaped the other way, and drops the copy. (The CPU schedule
+    computes a contraction with column panels into the result viewed as
+    `[M, N / cols, cols]`: the deep MLP copied each weight gradient.)
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // RELAX_CODEGEN_PASSES_TD
