@@ -185,6 +185,41 @@ def test_maximum_minimum_gradient_at_ties(op: str) -> None:
     np.testing.assert_array_equal(gb, np.where(to_a, 0.0, c))
 
 
+def _max_pool_first_max_vjp(x: np.ndarray, c: np.ndarray, k: int, s: int) -> np.ndarray:
+    """Reference adjoint of max_pool2d (k x k windows, stride s, no padding):
+    each window's cotangent goes to its first maximum in row-major order."""
+    dx = np.zeros_like(x)
+    n, ch, oh, ow = c.shape
+    for i in range(n):
+        for j in range(ch):
+            for r in range(oh):
+                for q in range(ow):
+                    win = x[i, j, r * s:r * s + k, q * s:q * s + k]
+                    a, b = np.unravel_index(np.argmax(win), win.shape)  # first max
+                    dx[i, j, r * s + a, q * s + b] += c[i, j, r, q]
+    return dx
+
+
+@pytest.mark.parametrize("k,s,shape", [(2, 2, (2, 3, 4, 6)), (3, 3, (1, 2, 6, 3)),
+                                       (3, 2, (1, 2, 7, 5))],
+                         ids=["2x2-tiled", "3x3-tiled", "3x3-stride2"])
+def test_max_pool_gradient_goes_to_the_first_maximum(k: int, s: int, shape: tuple) -> None:
+    """Ties in a window (values from {0, 1}, whole windows equal) send the
+    cotangent to the first maximum in row-major order, for windows that tile
+    the input (the reshape-and-slice rule) and for overlapping ones (the
+    general rule)."""
+    gen = np.random.default_rng(11)
+    x = gen.integers(0, 2, shape).astype(np.float64)
+    x[0, 0, :k, :k] = 1.0  # one window all tied
+    oh, ow = (shape[2] - k) // s + 1, (shape[3] - k) // s + 1
+    c = gen.uniform(0.5, 1.5, (shape[0], shape[1], oh, ow))
+    params = [Param("x", x.shape, F64)]
+    text = rt.loss_function("max_pool2d", params, c.shape, F64,
+                            {"pool_size": [k, k], "strides": [s, s]})
+    _, (g,) = rt.compile_gradient(text, (0,)).main_adjoint(x, c)
+    np.testing.assert_array_equal(g, _max_pool_first_max_vjp(x, c, k, s))
+
+
 @pytest.mark.parametrize("axis", [[1], None], ids=["axis1", "all"])
 @pytest.mark.parametrize("op", ["max", "min"])
 def test_max_min_gradient_splits_ties_evenly(op: str, axis: Optional[list]) -> None:
