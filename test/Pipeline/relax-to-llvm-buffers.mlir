@@ -1,8 +1,8 @@
 // Where results and temporaries live, on both pipelines: a result is computed
 // in the caller's out-parameter (no temporary copied into it at the end), and
 // each temporary is freed after its last use, not when the function returns.
-// RUN: relax-opt %s --relax-to-llvm --mlir-print-ir-after=relax-early-dealloc -o /dev/null 2>&1 | FileCheck %s
-// RUN: relax-opt %s --relax-to-llvm=opt-level=0 --mlir-print-ir-after=relax-early-dealloc -o /dev/null 2>&1 | FileCheck %s
+// RUN: relax-opt %s --relax-to-llvm --mlir-print-ir-after=relax-early-dealloc --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s
+// RUN: relax-opt %s --relax-to-llvm=opt-level=0 --mlir-print-ir-after=relax-early-dealloc --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s
 
 // The temporaries (x @ w, tanh of it, packed copies) are all freed before the
 // elementwise tail runs: the second matmul is the last use of each. The two

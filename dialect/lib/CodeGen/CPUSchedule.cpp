@@ -487,7 +487,8 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
     });
     for (linalg::Conv2DNchwFchwOp conv : convs) {
       rewriter.setInsertionPoint(conv);
-      (void)linalg::rewriteInIm2Col(rewriter, conv);
+      if (failed(im2colRowsContiguous(rewriter, conv)))
+        (void)linalg::rewriteInIm2Col(rewriter, conv);
     }
 
     // Contractions first: each takes the fill of its output into its tile.
@@ -568,12 +569,26 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
     Operation *tiledOp = op;
     SmallVector<LoopLikeOpInterface> loops;
     if (llvm::any_of(outer, [](int64_t s) { return s != 0; })) {
-      // Column tiles outermost: a panel of the rhs stays in cache while the
-      // row tiles stream past it.
+      // Column tiles outside the row tiles: a panel of the rhs stays in cache
+      // while the row tiles stream past it. Further out, the other loops
+      // that select the rhs panel (a batch, the panel index): the rhs of one
+      // batch element is then read while it is in cache (with the batch
+      // innermost, a convolution's patches were evicted between row tiles).
       AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
       SmallVector<int64_t> order;
+      std::optional<unsigned> colDim = innermostDim(outMap);
+      auto readsPanel = [&](unsigned dim) {
+        return colDim && llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+                 AffineMap map = op.getMatchingIndexingMap(input);
+                 return map.isFunctionOfDim(*colDim) && map.isFunctionOfDim(dim);
+               });
+      };
+      for (AffineExpr e : outMap.getResults())
+        if (auto d = dyn_cast<AffineDimExpr>(e);
+            d && d.getPosition() != colDim && readsPanel(d.getPosition()))
+          order.push_back(d.getPosition());
       for (AffineExpr e : llvm::reverse(outMap.getResults()))
-        if (auto d = dyn_cast<AffineDimExpr>(e))
+        if (auto d = dyn_cast<AffineDimExpr>(e); d && !llvm::is_contained(order, d.getPosition()))
           order.push_back(d.getPosition());
       for (unsigned d = 0; d < op.getNumLoops(); ++d)
         if (!llvm::is_contained(order, d))
@@ -604,6 +619,94 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
       }
     }
     peelPartialTiles(rewriter, loops);
+  }
+
+  /// A float convolution as a batch of matrix products: the patches of x
+  /// gathered into `[N, C, KH, KW, OH, OW]` (one op, each output row a read
+  /// of consecutive elements of x when the width stride is 1, which the
+  /// vectorizer makes one contiguous load), viewed as `[N, C*KH*KW, OH*OW]`,
+  /// multiplied by the filter viewed as `[F, C*KH*KW]`. Upstream's im2col
+  /// flattens the pixels first, so that every patch element became a gather
+  /// (the gathers were most of a small CNN's convolution time).
+  static LogicalResult im2colRowsContiguous(RewriterBase &rewriter,
+                                            linalg::Conv2DNchwFchwOp conv) {
+    MLIRContext *ctx = conv.getContext();
+    Location loc = conv.getLoc();
+    Value x = conv.getInputs()[0], w = conv.getInputs()[1], init = conv.getOutputs()[0];
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto wType = cast<RankedTensorType>(w.getType());
+    auto outType = cast<RankedTensorType>(init.getType());
+    Type elt = outType.getElementType();
+    if (!isa<FloatType>(elt) || xType.getElementType() != elt ||
+        wType.getElementType() != elt || !xType.hasStaticShape() ||
+        !wType.hasStaticShape() || !outType.hasStaticShape())
+      return failure();
+    SmallVector<int64_t> strides(conv.getStrides().getValues<int64_t>());
+    SmallVector<int64_t> dilations(conv.getDilations().getValues<int64_t>());
+    int64_t n = xType.getDimSize(0), c = xType.getDimSize(1);
+    int64_t f = wType.getDimSize(0), kh = wType.getDimSize(2), kw = wType.getDimSize(3);
+    int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
+
+    // The patches: T[n, c, i, j, y, z] = x[n, c, y * sh + i * dh, z * sw + j * dw].
+    Value empty = tensor::EmptyOp::create(rewriter, loc, {n, c, kh, kw, oh, ow}, elt);
+    AffineMap id6 = AffineMap::getMultiDimIdentityMap(6, ctx);
+    auto patches = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{empty.getType()}, ValueRange{}, ValueRange{empty},
+        ArrayRef<AffineMap>{id6},
+        SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> idx;
+          for (int64_t d = 0; d < 6; ++d)
+            idx.push_back(linalg::IndexOp::create(b, l, d));
+          auto at = [&](Value outer, int64_t stride, Value inner, int64_t dilation) {
+            Value a = arith::MulIOp::create(
+                b, l, outer, arith::ConstantIndexOp::create(b, l, stride));
+            Value d = arith::MulIOp::create(
+                b, l, inner, arith::ConstantIndexOp::create(b, l, dilation));
+            return arith::AddIOp::create(b, l, a, d).getResult();
+          };
+          Value row = at(idx[4], strides[0], idx[2], dilations[0]);
+          Value col = at(idx[5], strides[1], idx[3], dilations[1]);
+          Value v = tensor::ExtractOp::create(b, l, x, ValueRange{idx[0], idx[1], row, col});
+          linalg::YieldOp::create(b, l, v);
+        });
+    int64_t k = c * kh * kw, p = oh * ow;
+    auto colsType = RankedTensorType::get({n, k, p}, elt);
+    Value cols = tensor::CollapseShapeOp::create(
+        rewriter, loc, colsType, patches.getResult(0),
+        SmallVector<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
+    Value filter = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({f, k}, elt), w,
+        SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+    auto flatType = RankedTensorType::get({n, f, p}, elt);
+    SmallVector<ReassociationIndices> outGroups{{0}, {1}, {2, 3}};
+    Value flatInit;
+    // A fill of an empty tensor is made again in the flat shape (it then
+    // fuses into the register tile).
+    if (auto fill = init.getDefiningOp<linalg::FillOp>();
+        fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+      Value e = tensor::EmptyOp::create(rewriter, loc, flatType.getShape(), elt);
+      flatInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], e).getResult(0);
+    } else {
+      flatInit = tensor::CollapseShapeOp::create(rewriter, loc, flatType, init, outGroups);
+    }
+    // out[n, f, p] += w[f, k] * T[n, k, p]; loops (n, f, p, k).
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineMap> maps{AffineMap::get(4, 0, {d(1), d(3)}, ctx),
+                                AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx),
+                                AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
+    auto product = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{flatType}, ValueRange{filter, cols}, ValueRange{flatInit}, maps,
+        {utils::IteratorType::parallel, utils::IteratorType::parallel,
+         utils::IteratorType::parallel, utils::IteratorType::reduction},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value mul = arith::MulFOp::create(b, l, args[0], args[1]);
+          linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, args[2], mul).getResult());
+        });
+    Value result = tensor::ExpandShapeOp::create(rewriter, loc, outType, product.getResult(0),
+                                                 outGroups);
+    rewriter.replaceOp(conv, result);
+    return success();
   }
 
   /// Rewrites contraction `op` over column panels of its rhs: the rhs

@@ -3,7 +3,7 @@
 // elementwise chains are one loop nest of vector ops, and transposes stay in
 // indexing maps; after the whole pipeline, the k loop is FMAs on vectors.
 // RUN: relax-opt %s --convert-relax-to-linalg --canonicalize --relax-fuse-elementwise --relax-cpu-tile=vector-bits=512 --canonicalize --relax-cpu-vectorize --canonicalize | FileCheck %s
-// RUN: relax-opt %s --relax-to-llvm=vector-bits=512 --mlir-print-ir-after=relax-cpu-lower-vectors 2>&1 >/dev/null | FileCheck %s --check-prefix=LOWERED
+// RUN: relax-opt %s --relax-to-llvm=vector-bits=512 --mlir-print-ir-after=relax-cpu-lower-vectors --mlir-disable-threading 2>&1 >/dev/null | FileCheck %s --check-prefix=LOWERED
 // RUN: relax-opt %s --relax-to-llvm=vector-bits=512 | FileCheck %s --check-prefix=LLVM
 // The plain pipeline keeps scalar loops.
 // RUN: relax-opt %s --relax-to-llvm=opt-level=0 | FileCheck %s --check-prefix=PLAIN
@@ -92,4 +92,26 @@ func.func @row_max(%x: tensor<64x10xf32>) -> tensor<64xf32> {
     relax.output %s : tensor<64xf32>
   }
   return %r : tensor<64xf32>
+}
+
+// A convolution: its patches are gathered into [N, C, KH, KW, OH, OW], each
+// row one contiguous read of x (no vector.gather); the product with the
+// filter (packed) runs as 6x64 register tiles carried through its reduction
+// loop, the batch outermost so that one image's patches stay in cache.
+// CHECK-LABEL: func.func @conv(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<2x16x18x18xf32>
+// CHECK-NOT:     vector.gather
+// CHECK:         vector.transfer_read %[[X]][{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x16x18x18xf32>, vector<16xf32>
+// CHECK:         %[[COLS:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3], [4, 5]] : tensor<2x16x3x3x16x16xf32> into tensor<2x144x256xf32>
+// CHECK:         scf.for %[[N:[a-z0-9]+]] = %c0 to %c2 step %c1
+// CHECK:           scf.for %[[P:[a-z0-9]+]] = %c0 to %c256 step %c64
+// CHECK:             scf.for %{{.*}} = %c0 to %c30 step %c6
+// CHECK:               scf.for %[[K:[a-z0-9]+]] = %c0 to %c144 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<6x64xf32>)
+// CHECK:                 vector.transfer_read %[[COLS]][%[[N]], %[[K]], %[[P]]]{{.*}} vector<64xf32>
+// CHECK:                 vector.contract
+// CHECK-NOT:     vector.gather
+// CHECK:         tensor.expand_shape %{{.*}} {{\[}}[0], [1], [2, 3]] output_shape [2, 32, 16, 16]
+func.func @conv(%x: tensor<2x16x18x18xf32>, %w: tensor<32x16x3x3xf32>) -> tensor<2x32x16x16xf32> {
+  %r = relax.conv2d %x, %w : tensor<2x16x18x18xf32>, tensor<32x16x3x3xf32> -> tensor<2x32x16x16xf32>
+  return %r : tensor<2x32x16x16xf32>
 }

@@ -1,7 +1,7 @@
 // Gradient rules of conv2d and the pooling ops: every adjoint is built from
 // relax ops (convolutions, pads, strided slices, reshapes, masks), so it can be
 // differentiated again. One function per case.
-// RUN: relax-opt %s --gradient="func=conv2d,max_pool2d,avg_pool2d" | FileCheck %s
+// RUN: relax-opt %s --gradient="func=conv2d,max_pool2d,max_pool2d_overlapping,avg_pool2d" | FileCheck %s
 
 // dx is a convolution of g dilated by the strides (reshape, pad, reshape,
 // crop), padded to x's size, with the kernels flipped (negative-stride
@@ -30,24 +30,57 @@ func.func @conv2d(%x: tensor<1x2x5x5xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<f3
   return %r : tensor<f32>
 }
 
-// For each window offset in row-major order: the strided slice of x at that
-// offset is compared with the result, offsets already matched are masked out
-// (1 - claimed), and the slice's own adjoint scatters g * mask back.
+// Windows that tile the input (2x2, stride 2): x is viewed as
+// [N, C, OH, KH, OW, KW]; for each window offset in row-major order its slice
+// is compared with the result, offsets already matched are masked out
+// (1 - claimed), and the per-offset adjoints g * mask are concatenated back in
+// that view: no scatters.
 // CHECK-LABEL: func.func @max_pool2d_adjoint(
 // CHECK-SAME:    %[[X:.+]]: tensor<1x1x4x4xf32>)
 // CHECK:         [[Y:%.+]] = relax.max_pool2d %[[X]]
-// CHECK:         [[S0:%.+]] = relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 0, 0>, end = array<i64: 3, 3>, strides = array<i64: 2, 2>}
-// CHECK-NEXT:    [[E0:%.+]] = relax.equal [[S0]], [[Y]]
+// CHECK:         [[X6:%.+]] = relax.reshape %[[X]] : tensor<1x1x4x4xf32> -> tensor<1x1x2x2x2x2xf32>
+// CHECK:         [[S0:%.+]] = relax.strided_slice [[X6]] {axes = array<i64: 3, 5>, begin = array<i64: 0, 0>, end = array<i64: 1, 1>}
+// CHECK-NEXT:    [[P0:%.+]] = relax.reshape [[S0]] : tensor<1x1x2x1x2x1xf32> -> tensor<1x1x2x2xf32>
+// CHECK-NEXT:    [[E0:%.+]] = relax.equal [[P0]], [[Y]]
 // CHECK-NEXT:    [[M0:%.+]] = relax.astype [[E0]] : tensor<1x1x2x2xi1> -> tensor<1x1x2x2xf32>
-// CHECK:         relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 0, 1>, end = array<i64: 3, 4>, strides = array<i64: 2, 2>}
+// CHECK:         relax.strided_slice [[X6]] {axes = array<i64: 3, 5>, begin = array<i64: 0, 1>, end = array<i64: 1, 2>}
 // CHECK:         relax.subtract %{{.+}}, [[M0]] : tensor<f32>, tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
-// CHECK:         relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 0>, end = array<i64: 4, 3>, strides = array<i64: 2, 2>}
-// CHECK:         relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 1>, end = array<i64: 4, 4>, strides = array<i64: 2, 2>}
-// CHECK-NOT:     relax.max_pool2d
-// CHECK:         relax.tuple(%{{.+}} : tensor<1x1x4x4xf32>)
+// CHECK:         [[ROW0:%.+]] = relax.concat %{{.+}}, %{{.+}} {axis = 5 : i64} : tensor<1x1x2x1x2x1xf32>, tensor<1x1x2x1x2x1xf32> -> tensor<1x1x2x1x2x2xf32>
+// CHECK:         relax.strided_slice [[X6]] {axes = array<i64: 3, 5>, begin = array<i64: 1, 0>, end = array<i64: 2, 1>}
+// CHECK:         relax.strided_slice [[X6]] {axes = array<i64: 3, 5>, begin = array<i64: 1, 1>, end = array<i64: 2, 2>}
+// CHECK:         [[ROW1:%.+]] = relax.concat %{{.+}}, %{{.+}} {axis = 5 : i64}
+// CHECK:         [[DX6:%.+]] = relax.concat [[ROW0]], [[ROW1]] {axis = 3 : i64} : {{.*}} -> tensor<1x1x2x2x2x2xf32>
+// CHECK:         [[DX:%.+]] = relax.reshape [[DX6]] : tensor<1x1x2x2x2x2xf32> -> tensor<1x1x4x4xf32>
+// CHECK-NOT:     relax.pad
+// CHECK:         relax.tuple([[DX]] : tensor<1x1x4x4xf32>)
 func.func @max_pool2d(%x: tensor<1x1x4x4xf32>) -> tensor<f32> {
   %r = relax.dataflow -> (tensor<f32>) {
     %y = relax.max_pool2d %x {pool_size = array<i64: 2, 2>} : tensor<1x1x4x4xf32> -> tensor<1x1x2x2xf32>
+    %s = relax.sum %y : tensor<1x1x2x2xf32> -> tensor<f32>
+    relax.output %s : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// Overlapping windows (2x2, stride 1): for each window offset in row-major
+// order the strided slice of x at that offset is compared with the result,
+// offsets already matched are masked out (1 - claimed), and the slice's own
+// adjoint scatters g * mask back.
+// CHECK-LABEL: func.func @max_pool2d_overlapping_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<1x1x3x3xf32>)
+// CHECK:         [[Y:%.+]] = relax.max_pool2d %[[X]]
+// CHECK:         [[S0:%.+]] = relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 0, 0>, end = array<i64: 2, 2>, strides = array<i64: 1, 1>}
+// CHECK-NEXT:    [[E0:%.+]] = relax.equal [[S0]], [[Y]]
+// CHECK-NEXT:    [[M0:%.+]] = relax.astype [[E0]] : tensor<1x1x2x2xi1> -> tensor<1x1x2x2xf32>
+// CHECK:         relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 0, 1>, end = array<i64: 2, 3>, strides = array<i64: 1, 1>}
+// CHECK:         relax.subtract %{{.+}}, [[M0]] : tensor<f32>, tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
+// CHECK:         relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 0>, end = array<i64: 3, 2>, strides = array<i64: 1, 1>}
+// CHECK:         relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 1>, end = array<i64: 3, 3>, strides = array<i64: 1, 1>}
+// CHECK-NOT:     relax.max_pool2d
+// CHECK:         relax.tuple(%{{.+}} : tensor<1x1x3x3xf32>)
+func.func @max_pool2d_overlapping(%x: tensor<1x1x3x3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.max_pool2d %x {pool_size = array<i64: 2, 2>, strides = array<i64: 1, 1>} : tensor<1x1x3x3xf32> -> tensor<1x1x2x2xf32>
     %s = relax.sum %y : tensor<1x1x2x2xf32> -> tensor<f32>
     relax.output %s : tensor<f32>
   }
