@@ -97,8 +97,10 @@ constexpr uintptr_t kVectorAlignment = 64;
 class Signature {
 public:
   Signature(uintptr_t function, std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>> in,
-            std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>> out)
-      : function(reinterpret_cast<void (*)(void **)>(function)) {
+            std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>> out,
+            std::vector<bool> align)
+      : function(reinterpret_cast<void (*)(void **)>(function)), align(std::move(align)) {
+    this->align.resize(in.size(), false);
     for (auto &[k, s, shape] : in)
       inputs.push_back(Leaf{k, s, shape});
     for (auto &[k, s, shape] : out)
@@ -172,7 +174,7 @@ public:
       // {allocated, aligned, offset, sizes[rank], strides[rank]}, row-major.
       int64_t *desc = words.data() + pos;
       void *data = view.buf;
-      if (isInput && view.len >= kAlignCopyBytes &&
+      if (isInput && align[i] && view.len >= kAlignCopyBytes &&
           reinterpret_cast<uintptr_t>(data) % kVectorAlignment != 0) {
         if (void *block = pool::allocate(kVectorAlignment, view.len)) {
           std::memcpy(block, data, view.len);
@@ -209,6 +211,9 @@ private:
 
   void (*function)(void **);
   std::vector<Leaf> inputs, outputs;
+  /// Per input leaf: a misaligned large buffer is copied aligned for the call
+  /// (the inputs that contractions read).
+  std::vector<bool> align;
   size_t descriptorWords = 0;
 };
 
@@ -334,11 +339,15 @@ NB_MODULE(_relax_runtime, m) {
                         "A compiled function's packed entry point and its parameter and "
                         "result leaves.")
       .def(nb::init<uintptr_t, std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>>,
-                    std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>>>(),
+                    std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>>,
+                    std::vector<bool>>(),
            nb::arg("function"), nb::arg("inputs"), nb::arg("outputs"),
+           nb::arg("align") = std::vector<bool>(),
            "`function` is the address of the packed C interface; `inputs` and "
            "`outputs` list (kind, itemsize, shape) per tensor leaf, kind one of "
-           "'f' (float), 'i' (signed integer), 'b' (bool).")
+           "'f' (float), 'i' (signed integer), 'b' (bool); `align` flags the "
+           "input leaves copied 64-byte aligned for the call when they are not "
+           "(and hold at least 64 KiB).")
       .def("__call__", &Signature::call, nb::arg("args"), nb::arg("results"),
            "Calls the function; raises ArgumentMismatch(kind, index) for a buffer "
            "that does not match its leaf.");

@@ -247,3 +247,31 @@ def test_large_inputs_at_any_alignment_give_the_same_results(offset: int) -> Non
                                rtol=1e-4, atol=1e-3)
     assert got.ctypes.data % 64 == 0
     assert relax_mlir.memory_stats()["live_bytes"] == 0
+
+
+def test_only_contraction_inputs_get_aligned_copies() -> None:
+    """A misaligned large input read by a matmul is copied into an aligned pool
+    buffer for the call (seen in the pool's peak); one the function only reads
+    elementwise is passed as it is (a copy would cost more than it saves: an
+    11-argument call took 112 us instead of 6 when every input was copied)."""
+    text = """
+    func.func @f(%a: tensor<128x256xf32>, %b: tensor<256x128xf32>) -> tensor<128x128xf32> {
+      %r = relax.matmul %a, %b : tensor<128x256xf32>, tensor<256x128xf32> -> tensor<128x128xf32>
+      return %r : tensor<128x128xf32>
+    }
+    func.func @g(%a: tensor<128x256xf32>) -> tensor<128x256xf32> {
+      %r = relax.negative %a : tensor<128x256xf32>
+      return %r : tensor<128x256xf32>
+    }"""
+    exe = relax_mlir.compile(text)
+    rng = np.random.default_rng(5)
+    a = _offset_copy(rng.standard_normal((128, 256)).astype(np.float32), 16)
+    b = _offset_copy(rng.standard_normal((256, 128)).astype(np.float32), 16)
+    exe.g(a)
+    relax_mlir.memory_stats(reset_peak=True)
+    np.testing.assert_array_equal(exe.g(a), -a)
+    assert relax_mlir.memory_stats(reset_peak=True)["peak_bytes"] == 0
+    exe.f(a, b)
+    relax_mlir.memory_stats(reset_peak=True)
+    exe.f(a, b)
+    assert relax_mlir.memory_stats(reset_peak=True)["peak_bytes"] >= a.nbytes + b.nbytes
