@@ -369,25 +369,19 @@ NB_MODULE(_relax_runtime, m) {
       },
       "Bytes of freed buffers the pool keeps for reuse.");
   m.def(
-      "pool_peak_bytes",
-      [](bool reset) {
+      "pool_stats",
+      [](bool resetPeak) {
         std::lock_guard<std::mutex> lock(pool::mutex);
-        size_t peak = pool::peakLiveBytes;
-        if (reset)
+        auto stats = std::make_tuple(pool::liveBytes, pool::peakLiveBytes, pool::cachedBytes);
+        if (resetPeak)
           pool::peakLiveBytes = pool::liveBytes;
-        return peak;
+        return stats;
       },
-      nb::arg("reset") = false,
-      "High-water mark of the bytes in use from the pool (the compiled code's "
-      "temporaries) since the last reset; `reset=True` restarts it from the "
-      "bytes in use now.");
-  m.def(
-      "pool_live_bytes",
-      [] {
-        std::lock_guard<std::mutex> lock(pool::mutex);
-        return pool::liveBytes;
-      },
-      "Bytes in use from the pool now (0 between calls unless a call leaked).");
+      nb::arg("reset_peak") = false,
+      "(live, peak, cached) bytes, read at once: the compiled code's temporaries "
+      "in use (0 between calls unless a call leaked), their high-water mark "
+      "since the last reset, and freed buffers kept for reuse; `reset_peak=True` "
+      "restarts the mark from the bytes in use now.");
   m.def(
       "pool_empty",
       [](size_t nbytes) {

@@ -71,20 +71,16 @@ def _contraction_parameters(fn: Any) -> set[int]:
     1024x1024 `a @ b^T` 1.6x slower); other inputs are passed as they are (a
     copy of an input read once costs more than it saves)."""
     found = set()
-    entry = fn.regions[0].blocks[0]
-    for index, arg in enumerate(entry.arguments):
-        pending, seen = [arg], set()
+    for index, arg in enumerate(fn.regions[0].blocks[0].arguments):
+        # Views form chains of SSA values (no cycles): a plain walk ends.
+        pending = [arg]
         while pending and index not in found:
-            value = pending.pop()
-            for use in value.uses:
-                owner = use.owner
-                name = owner.name
-                if name in _CONTRACTIONS:
+            for use in pending.pop().uses:
+                if use.owner.name in _CONTRACTIONS:
                     found.add(index)
                     break
-                if name in _VIEWS and id(owner) not in seen:
-                    seen.add(id(owner))
-                    pending.extend(owner.results)
+                if use.owner.name in _VIEWS:
+                    pending.extend(use.owner.results)
     return found
 
 

@@ -46,6 +46,5 @@ def memory_stats(reset_peak: bool = False) -> dict[str, int]:
     `reset_peak=True` restarts `peak_bytes` from `live_bytes` after reading it.
     Sizes are rounded up to the pool's size classes (within 1/8).
     """
-    return {"live_bytes": _relax_runtime.pool_live_bytes(),
-            "peak_bytes": _relax_runtime.pool_peak_bytes(reset_peak),
-            "cached_bytes": _relax_runtime.pool_cached_bytes()}
+    live, peak, cached = _relax_runtime.pool_stats(reset_peak)
+    return {"live_bytes": live, "peak_bytes": peak, "cached_bytes": cached}

@@ -441,6 +441,32 @@ static SmallVector<int64_t> dropWholeTiles(ArrayRef<int64_t> sizes, ArrayRef<int
   return result;
 }
 
+/// The reassociation that splits the last of `rank` dimensions in two (or,
+/// read the other way, merges the last two of `rank + 1`).
+static SmallVector<ReassociationIndices> splitLastDim(int64_t rank) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    groups.push_back({i});
+  groups.push_back({rank - 1, rank});
+  return groups;
+}
+
+/// `v` reshaped to `type` by `groups` (an expand_shape or a collapse_shape),
+/// except that a fill of an empty tensor is made again in the new shape, so
+/// that it still fuses into a register tile.
+static Value reshapeInit(RewriterBase &rewriter, Location loc, Value v, RankedTensorType type,
+                         ArrayRef<ReassociationIndices> groups) {
+  if (auto fill = v.getDefiningOp<linalg::FillOp>();
+      fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
+    return linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty).getResult(0);
+  }
+  if (type.getRank() > cast<RankedTensorType>(v.getType()).getRank())
+    return tensor::ExpandShapeOp::create(rewriter, loc, type, v, groups);
+  return tensor::CollapseShapeOp::create(rewriter, loc, type, v, groups);
+}
+
 /// Tiles `root` by `sizes`, its tile loops in `order`, fusing into the tile
 /// the fills it reads and `alsoFuse`; the tiled values replace root's uses.
 static FailureOr<scf::SCFTileAndFuseResult>
@@ -679,17 +705,8 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
         rewriter, loc, RankedTensorType::get({f, k}, elt), w,
         SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
     auto flatType = RankedTensorType::get({n, f, p}, elt);
-    SmallVector<ReassociationIndices> outGroups{{0}, {1}, {2, 3}};
-    Value flatInit;
-    // A fill of an empty tensor is made again in the flat shape (it then
-    // fuses into the register tile).
-    if (auto fill = init.getDefiningOp<linalg::FillOp>();
-        fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-      Value e = tensor::EmptyOp::create(rewriter, loc, flatType.getShape(), elt);
-      flatInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], e).getResult(0);
-    } else {
-      flatInit = tensor::CollapseShapeOp::create(rewriter, loc, flatType, init, outGroups);
-    }
+    SmallVector<ReassociationIndices> outGroups = splitLastDim(3);
+    Value flatInit = reshapeInit(rewriter, loc, init, flatType, outGroups);
     // out[n, f, p] += w[f, k] * T[n, k, p]; loops (n, f, p, k).
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     SmallVector<AffineMap> maps{AffineMap::get(4, 0, {d(1), d(3)}, ctx),
@@ -732,23 +749,11 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
     // [.., K, N] -> [.., K, panels, cols] -> [panels, .., K, cols].
     auto splitLast = [&](Value v) -> Value {
       auto type = cast<RankedTensorType>(v.getType());
-      int64_t rank = type.getRank();
       SmallVector<int64_t> shape(type.getShape());
       shape.back() = panels;
       shape.push_back(cols);
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t i = 0; i + 1 < rank; ++i)
-        groups.push_back({i});
-      groups.push_back({rank - 1, rank});
-      auto expanded = RankedTensorType::get(shape, type.getElementType());
-      // A fill of an empty tensor is made again in the new shape, so that it
-      // still fuses into the register tile.
-      if (auto fill = v.getDefiningOp<linalg::FillOp>())
-        if (fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-          Value empty = tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
-          return linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty).getResult(0);
-        }
-      return tensor::ExpandShapeOp::create(rewriter, loc, expanded, v, groups);
+      return reshapeInit(rewriter, loc, v, RankedTensorType::get(shape, type.getElementType()),
+                         splitLastDim(type.getRank()));
     };
     Value split = splitLast(rhs->get());
     auto splitType = cast<RankedTensorType>(split.getType());
@@ -794,12 +799,9 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
                                              inputs, ValueRange{initSplit}, maps, iterators);
     rewriter.cloneRegionBefore(op.getRegion(), panelOp.getRegion(), panelOp.getRegion().end());
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t i = 0; i + 1 < resultType.getRank(); ++i)
-      groups.push_back({i});
-    groups.push_back({resultType.getRank() - 1, resultType.getRank()});
     Value result = tensor::CollapseShapeOp::create(rewriter, loc, resultType,
-                                                   panelOp.getResult(0), groups);
+                                                   panelOp.getResult(0),
+                                                   splitLastDim(resultType.getRank()));
     rewriter.replaceOp(op, result);
     return panelOp;
   }

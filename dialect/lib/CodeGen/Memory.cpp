@@ -72,6 +72,28 @@ std::optional<SmallVector<Value>> aliases(Value buffer) {
   return found;
 }
 
+/// The last op of `block` that uses `buffer` or a value derived from it
+/// (see `aliases`), ignoring `except`; null when nothing does. Nothing when
+/// that cannot be told: the address may escape, or a use lies outside
+/// `block` (a region result seen from the parent).
+std::optional<Operation *> lastUseInBlock(Value buffer, Block *block, Operation *except) {
+  std::optional<SmallVector<Value>> all = aliases(buffer);
+  if (!all)
+    return std::nullopt;
+  Operation *last = nullptr;
+  for (Value v : *all)
+    for (Operation *user : v.getUsers()) {
+      if (user == except)
+        continue;
+      Operation *inBlock = block->findAncestorOpInBlock(*user);
+      if (!inBlock)
+        return std::nullopt;
+      if (!last || last->isBeforeInBlock(inBlock))
+        last = inBlock;
+    }
+  return last;
+}
+
 struct EarlyDeallocPass : relax::impl::EarlyDeallocPassBase<EarlyDeallocPass> {
   void runOnOperation() final {
     SmallVector<memref::DeallocOp> deallocs;
@@ -82,27 +104,13 @@ struct EarlyDeallocPass : relax::impl::EarlyDeallocPassBase<EarlyDeallocPass> {
       Block *block = dealloc->getBlock();
       if (!alloc || alloc->getBlock() != block)
         continue;
-      std::optional<SmallVector<Value>> all = aliases(buffer);
-      if (!all)
+      std::optional<Operation *> last = lastUseInBlock(buffer, block, dealloc);
+      if (!last)
         continue;
-      Operation *last = alloc;
-      bool escapes = false;
-      for (Value v : *all)
-        for (Operation *user : v.getUsers()) {
-          if (user == dealloc)
-            continue;
-          Operation *inBlock = block->findAncestorOpInBlock(*user);
-          // Used outside the block (a region result seen from the parent):
-          // leave it.
-          if (!inBlock || inBlock == dealloc || dealloc->isBeforeInBlock(inBlock)) {
-            escapes = true;
-            break;
-          }
-          if (last->isBeforeInBlock(inBlock))
-            last = inBlock;
-        }
-      if (!escapes)
-        dealloc->moveAfter(last);
+      // A use after the dealloc (already wrong) is left alone.
+      if (*last && dealloc->isBeforeInBlock(*last))
+        continue;
+      dealloc->moveAfter(*last ? *last : alloc.getOperation());
     }
   }
 };
@@ -136,13 +144,10 @@ struct ResultsInPlacePass : relax::impl::ResultsInPlacePassBase<ResultsInPlacePa
           !alloc.getType().getLayout().isIdentity() || !alloc.getType().hasStaticShape() ||
           !cast<MemRefType>(out.getType()).getLayout().isIdentity())
         continue;
-      // Nothing may use the allocation (or its views) after the copy.
-      bool usedAfter = false;
-      for (Operation *op = copy->getNextNode(); op && !usedAfter; op = op->getNextNode())
-        for (Value operand : op->getOperands())
-          if (operand == alloc.getResult() || llvm::is_contained(chain, operand.getDefiningOp()))
-            usedAfter = true;
-      if (usedAfter)
+      // Nothing may use the allocation (or anything derived from it) after
+      // the copy.
+      std::optional<Operation *> last = lastUseInBlock(alloc, &entry, copy);
+      if (!last || (*last && copy->isBeforeInBlock(*last)))
         continue;
       // The out-parameter seen in the allocation's shape: each reshape undone,
       // last first.
