@@ -12,9 +12,15 @@ _ctypes.CDLL(_os.path.join(_build_config.LLVM_LIBRARY_DIR, "libMLIR.so.22.1"),
              mode=_ctypes.RTLD_GLOBAL)
 
 from ._compile import Executable, Function, compile  # noqa: E402
+from ._frontend import Lowered, Transformed, grad, jit, value_and_grad, vjp  # noqa: E402
 from ._gradient import gradient  # noqa: E402
 from ._memory import memory_report, memory_stats  # noqa: E402
-from .errors import CompilationError, GradientError, RelaxMLIRError  # noqa: E402
+from ._stages import STAGES, lower  # noqa: E402
+from ._trace import TracingError  # noqa: E402
+from .errors import CompilationError, GradientError, InvalidIRError, RelaxMLIRError  # noqa: E402
+from .nn import checkpoint_segment as checkpoint  # noqa: E402
 
-__all__ = ["gradient", "compile", "memory_report", "memory_stats", "Executable", "Function", "RelaxMLIRError", "GradientError",
-           "CompilationError"]
+__all__ = ["gradient", "compile", "lower", "STAGES", "memory_report", "memory_stats",
+           "jit", "grad", "value_and_grad", "vjp", "checkpoint", "Lowered", "Transformed",
+           "Executable", "Function", "RelaxMLIRError", "GradientError", "CompilationError",
+           "InvalidIRError", "TracingError"]

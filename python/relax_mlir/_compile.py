@@ -8,9 +8,10 @@ from typing import Any, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
-from . import _build_config, execution_engine, ir, passmanager
-from ._module import (ModuleLike, TensorSpec, TupleSpec, TypeSpec, as_module, clone_module,
-                      functions, parameter_names, type_spec)
+from . import _build_config, execution_engine, ir
+from ._module import (ModuleLike, TensorSpec, TupleSpec, TypeSpec, as_module, functions,
+                      parameter_names, type_spec)
+from ._stages import run_stages
 from .errors import CompilationError, format_mlir_error
 from ._mlir_libs import _relax_runtime
 
@@ -18,13 +19,6 @@ _NUMPY_DTYPES = {
     "f16": np.float16, "f32": np.float32, "f64": np.float64,
     "i1": np.bool_, "i32": np.int32, "i64": np.int64,
 }
-
-def pipeline(opt_level: int = 3, num_threads: int = 1) -> str:
-    """The pass pipeline `compile` runs (see `compile` for the options).
-    Temporaries come from the runtime's caching pool (`pooled-alloc`)."""
-    return (f"builtin.module(relax-to-llvm{{opt-level={opt_level} num-threads={num_threads} "
-            f"pooled-alloc=true}})")
-
 
 def _openmp_runtime() -> str:
     """The OpenMP runtime that multi-threaded code calls, or a clear error."""
@@ -296,7 +290,7 @@ class Executable:
 
 
 def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
-            num_threads: int = 1) -> Executable:
+            num_threads: int = 1, dump_ir: Optional[str] = None) -> Executable:
     """Lowers every function of `module` to LLVM and JIT-compiles the public ones.
 
     Only `target="cpu"` exists so far. The input module is left unchanged.
@@ -307,6 +301,9 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
     reference for debugging and for checking the schedule.
     `num_threads` > 1 (with `opt_level` >= 1) runs the outer tile loops of
     large ops (contractions, big elementwise ops) on that many OpenMP threads.
+    `dump_ir`, a directory (created if missing), receives the IR after each
+    stage: `0-relax.mlir`, `1-linalg.mlir`, `2-vector.mlir`,
+    `3-bufferized.mlir`, `4-llvm.mlir` (with locations).
     Raises `CompilationError` (with MLIR's diagnostics) when lowering fails.
     """
     if target != "cpu":
@@ -334,12 +331,7 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
         except TypeError as e:
             raise CompilationError(f"cannot compile '{name}'", str(e)) from None
         specs[name] = (params, result, _contraction_parameters(fn))
-    lowered = clone_module(module)
-    try:
-        passmanager.PassManager.parse(pipeline(opt_level, num_threads),
-                                      context=module.context).run(lowered.operation)
-    except ir.MLIRError as e:
-        raise CompilationError("lowering to LLVM failed", format_mlir_error(e)) from None
+    lowered = run_stages(module, opt_level, num_threads, dump_ir=dump_ir)
     try:
         engine = execution_engine.ExecutionEngine(
             lowered, opt_level=opt_level, shared_libs=shared_libs)

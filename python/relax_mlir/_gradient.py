@@ -25,7 +25,8 @@ def gradient(
     `require_grads` order. `require_grads` lists parameter indices or names (the
     `relax.name` argument attributes); when omitted, every float parameter is
     differentiated. `target_index` picks the field of a tuple result that is
-    the (0-d float) target. The input module is left unchanged.
+    the (0-d float) target. A function body written without a `relax.dataflow`
+    block is first gathered into one. The input module is left unchanged.
 
     Raises `ValueError`/`TypeError` for bad arguments and `GradientError` (with
     MLIR's diagnostics) when the pass rejects the function.
@@ -42,11 +43,23 @@ def gradient(
         if indices:
             options.append("require-grads=" + ",".join(str(i) for i in indices))
     result = clone_module(module)
-    pipeline = "builtin.module(gradient{" + " ".join(options) + "})"
+    # A plain function body (relax ops, no dataflow block) is gathered into one.
+    pipeline = ("builtin.module(func.func(relax-convert-to-dataflow), gradient{"
+                + " ".join(options) + "})")
     try:
         passmanager.PassManager.parse(pipeline, context=module.context).run(result.operation)
     except ir.MLIRError as e:
         raise GradientError(f"cannot differentiate '{func}'", format_mlir_error(e)) from None
+    return result
+
+
+def convert_to_dataflow(module: ModuleLike) -> ir.Module:
+    """A copy of `module` in which each function whose body has relax ops but
+    no `relax.dataflow` has them gathered into one (relax-convert-to-dataflow)."""
+    module = as_module(module)
+    result = clone_module(module)
+    passmanager.PassManager.parse("builtin.module(func.func(relax-convert-to-dataflow))",
+                                  context=module.context).run(result.operation)
     return result
 
 

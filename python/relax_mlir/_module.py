@@ -7,7 +7,7 @@ from typing import Union
 
 from . import ir
 from .dialects import func as func_d
-from .errors import RelaxMLIRError, format_mlir_error
+from .errors import InvalidIRError, RelaxMLIRError, format_mlir_error, is_verifier_error
 
 ModuleLike = Union[ir.Module, str]
 
@@ -22,6 +22,8 @@ def as_module(module: ModuleLike) -> ir.Module:
     try:
         return ir.Module.parse(module, context=context)
     except ir.MLIRError as e:
+        if is_verifier_error(e):
+            raise InvalidIRError("the MLIR text is invalid IR", format_mlir_error(e)) from None
         raise RelaxMLIRError("could not parse the MLIR text", format_mlir_error(e)) from None
 
 

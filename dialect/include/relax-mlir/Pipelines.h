@@ -6,6 +6,29 @@
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir::relax {
+/// The points of the `relax-to-llvm` pipeline where the IR can be taken out
+/// (`to-stage`) or put back in (`from-stage`), in pipeline order.
+enum class LoweringStage {
+  Relax,      ///< relax ops on tensors (the input)
+  Linalg,     ///< linalg/tensor/arith/math on tensors, elementwise ops fused
+  Vector,     ///< the CPU schedule applied: tiles of vector ops (on tensors)
+  Bufferized, ///< memrefs: results as out-parameters, temporaries freed early
+  LLVM,       ///< the LLVM dialect (the end)
+};
+
+/// The values of the `from-stage`/`to-stage` options.
+inline auto loweringStageValues() {
+  return llvm::cl::values(
+      clEnumValN(LoweringStage::Relax, "relax", "relax ops on tensors"),
+      clEnumValN(LoweringStage::Linalg, "linalg", "linalg on tensors, elementwise ops fused"),
+      clEnumValN(LoweringStage::Vector, "vector",
+                 "the CPU schedule: tiles of vector ops on tensors (as linalg at "
+                 "opt-level=0)"),
+      clEnumValN(LoweringStage::Bufferized, "bufferized",
+                 "memrefs, out-parameter results, deallocations"),
+      clEnumValN(LoweringStage::LLVM, "llvm", "the LLVM dialect"));
+}
+
 /// Options of the `relax-to-llvm` pipeline.
 struct RelaxToLLVMOptions : public PassPipelineOptions<RelaxToLLVMOptions> {
   PassOptions::Option<int64_t> optLevel{
@@ -28,6 +51,15 @@ struct RelaxToLLVMOptions : public PassPipelineOptions<RelaxToLLVMOptions> {
                      "free} instead of malloc/free (relax_mlir.compile provides a caching "
                      "pool)"),
       llvm::cl::init(false)};
+  PassOptions::Option<LoweringStage> fromStage{
+      *this, "from-stage",
+      llvm::cl::desc("The stage the input is at (its passes and the earlier ones are "
+                     "skipped)"),
+      llvm::cl::init(LoweringStage::Relax), loweringStageValues()};
+  PassOptions::Option<LoweringStage> toStage{
+      *this, "to-stage",
+      llvm::cl::desc("Stop after this stage (to see or keep the IR there)"),
+      llvm::cl::init(LoweringStage::LLVM), loweringStageValues()};
 };
 
 /// relax (on tensors) to the LLVM dialect: inline, flatten tuples, lower to

@@ -20,6 +20,7 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+using namespace mlir::relax;
 
 namespace {
 /// Fixes the calling convention of public functions before bufferization: their
@@ -70,9 +71,9 @@ struct PrepareEntryPointsPass
 };
 } // namespace
 
-void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
-                                           const RelaxToLLVMOptions &options) {
-  bool schedule = options.optLevel > 0;
+namespace {
+/// relax to linalg on tensors, elementwise ops fused.
+void addLinalgStage(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
   pm.addPass(createConvertRelaxToLinalgPass());
   // Elementwise arith/math ops on tensors written by hand beside the relax ops
@@ -82,15 +83,21 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
   // adjoint with the forward ones and undo the memory saving.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFuseElementwisePass());
-  if (schedule) {
-    CPUTilePassOptions tile;
-    tile.vectorBits = options.vectorBits;
-    tile.numThreads = options.numThreads;
-    pm.addNestedPass<func::FuncOp>(createCPUTilePass(tile));
-    pm.addPass(createCanonicalizerPass());
-    pm.addNestedPass<func::FuncOp>(createCPUVectorizePass());
-    pm.addPass(createCanonicalizerPass());
-  }
+}
+
+/// The CPU schedule: register tiles, then vector code (still on tensors).
+void addVectorStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
+  CPUTilePassOptions tile;
+  tile.vectorBits = options.vectorBits;
+  tile.numThreads = options.numThreads;
+  pm.addNestedPass<func::FuncOp>(createCPUTilePass(tile));
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCPUVectorizePass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+/// Bufferization: results as out-parameters, temporaries freed after last use.
+void addBufferizedStage(OpPassManager &pm) {
   // After the schedule: its canonicalizations would fold a copy away again.
   pm.addPass(std::make_unique<PrepareEntryPointsPass>());
 
@@ -115,7 +122,11 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   // Each temporary is freed after its last use, not when the function returns.
   pm.addNestedPass<func::FuncOp>(createEarlyDeallocPass());
+}
 
+/// Loops, vectors, memrefs and the rest to the LLVM dialect.
+void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
+  bool schedule = options.optLevel > 0;
   bool threads = schedule && options.numThreads > 1;
   if (schedule)
     pm.addNestedPass<func::FuncOp>(createCPULowerVectorsPass());
@@ -160,6 +171,22 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+}
+} // namespace
+
+void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
+                                           const RelaxToLLVMOptions &options) {
+  LoweringStage from = options.fromStage, to = options.toStage;
+  // Whether the passes that produce `stage` run.
+  auto runs = [&](LoweringStage stage) { return from < stage && stage <= to; };
+  if (runs(LoweringStage::Linalg))
+    addLinalgStage(pm);
+  if (runs(LoweringStage::Vector) && options.optLevel > 0)
+    addVectorStage(pm, options);
+  if (runs(LoweringStage::Bufferized))
+    addBufferizedStage(pm);
+  if (runs(LoweringStage::LLVM))
+    addLLVMStage(pm, options);
 }
 
 void mlir::relax::registerRelaxPipelines() {

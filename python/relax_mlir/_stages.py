@@ -1,0 +1,94 @@
+"""The IR at each stage of compilation: `relax_mlir.lower` and `dump_ir`."""
+
+from __future__ import annotations
+
+import os
+from typing import Optional, Sequence, Union
+
+from . import ir, passmanager
+from ._module import ModuleLike, as_module, clone_module
+from .errors import CompilationError, format_mlir_error
+
+# The stages of `relax-to-llvm` (its `to-stage`/`from-stage` values), in order.
+LOWERING_STAGES = ("linalg", "vector", "bufferized", "llvm")
+# Everything `lower` can show: the input, the gradient pass's output, then those.
+STAGES = ("relax", "adjoint") + LOWERING_STAGES
+
+STAGE_DOCS = {
+    "relax": "relax ops on tensors, one dataflow block per function (the input)",
+    "adjoint": "after the gradient pass: <func>_adjoint added",
+    "linalg": "linalg/tensor/arith/math on tensors, elementwise ops fused",
+    "vector": "the CPU schedule: register tiles of vector ops on tensors "
+              "(the same as linalg at opt_level=0)",
+    "bufferized": "memrefs: results as out-parameters, temporaries freed after last use",
+    "llvm": "the LLVM dialect, what the JIT compiles",
+}
+
+
+def check_stage(stage: str, allowed: Sequence[str] = STAGES) -> str:
+    if stage not in allowed:
+        raise ValueError(f"unknown stage {stage!r}; the stages are: {', '.join(allowed)}")
+    return stage
+
+
+def pipeline(opt_level: int = 3, num_threads: int = 1, from_stage: str = "relax",
+             to_stage: str = "llvm", pooled_alloc: bool = True) -> str:
+    """The `relax-to-llvm` pipeline text between two stages."""
+    return (f"builtin.module(relax-to-llvm{{opt-level={opt_level} num-threads={num_threads} "
+            f"pooled-alloc={'true' if pooled_alloc else 'false'} from-stage={from_stage} "
+            f"to-stage={to_stage}}})")
+
+
+def run_stages(module: ir.Module, opt_level: int, num_threads: int,
+               to_stage: str = "llvm", dump_ir: Optional[str] = None) -> ir.Module:
+    """A lowered copy of `module` (left unchanged) at `to_stage`; with
+    `dump_ir`, each stage's IR is written there as `<n>-<stage>.mlir`."""
+    lowered = clone_module(module)
+    end = LOWERING_STAGES.index(to_stage)
+    steps = [("relax", to_stage)] if dump_ir is None else \
+        list(zip(("relax",) + LOWERING_STAGES[:end], LOWERING_STAGES[:end + 1]))
+    if dump_ir is not None:
+        os.makedirs(dump_ir, exist_ok=True)
+        _write(lowered, os.path.join(dump_ir, "0-relax.mlir"))
+    for number, (start, stop) in enumerate(steps, start=1):
+        try:
+            passmanager.PassManager.parse(pipeline(opt_level, num_threads, start, stop),
+                                          context=module.context).run(lowered.operation)
+        except ir.MLIRError as e:
+            raise CompilationError(f"lowering to the {stop} stage failed",
+                                   format_mlir_error(e)) from None
+        if dump_ir is not None:
+            _write(lowered, os.path.join(dump_ir, f"{number}-{stop}.mlir"))
+    return lowered
+
+
+def _write(module: ir.Module, path: str) -> None:
+    with open(path, "w") as f:
+        f.write(module.operation.get_asm(enable_debug_info=True))
+
+
+def lower(module: ModuleLike, stage: str = "llvm", *, func: Optional[str] = None,
+          require_grads: Optional[Sequence[Union[int, str]]] = None, target_index: int = 0,
+          opt_level: int = 3, num_threads: int = 1) -> ir.Module:
+    """A copy of `module` (left unchanged) lowered to `stage`.
+
+    Stages, in order: `relax` (the input, checked, with a plain function body
+    gathered into a dataflow block), `adjoint` (after the gradient pass),
+    `linalg`, `vector`, `bufferized`, `llvm` (see `STAGE_DOCS`). With `func`,
+    the gradient pass runs first (`func`, `require_grads`, `target_index` as
+    in `gradient`), so every stage from `adjoint` on holds `<func>_adjoint`;
+    `adjoint` needs `func`. `opt_level` and `num_threads` are `compile`'s.
+    `str(lower(...))` is the text."""
+    from ._gradient import convert_to_dataflow, gradient
+
+    check_stage(stage)
+    if stage == "adjoint" and func is None:
+        raise ValueError("stage 'adjoint' needs func=<the function to differentiate>")
+    module = convert_to_dataflow(as_module(module))
+    if stage == "relax":
+        return module
+    if func is not None:
+        module = gradient(module, func, require_grads, target_index)
+    if stage == "adjoint":
+        return module
+    return run_stages(module, opt_level, num_threads, to_stage=stage)

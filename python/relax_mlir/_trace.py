@@ -1,0 +1,434 @@
+"""Tracing Python functions into relax IR: traced arrays, pytrees, the trace.
+
+A function written with `relax_mlir.numpy` and `relax_mlir.nn` is called once
+per signature with `Tracer`s in place of its array arguments; every operation
+on them appends a relax op (through the dialect's generated Python builders,
+whose result types the ops' C++ type inference computes) to `@main` of a new
+module, located at the user's `file:line`. The result is ordinary relax IR:
+`gradient`, `lower` and `compile` take it from there.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Optional, Sequence, Union
+
+import numpy as np
+
+from . import ir, passmanager
+from .dialects import arith
+from .dialects import func as func_d
+from .dialects import relax
+from .errors import RelaxMLIRError, format_mlir_error
+
+# numpy dtype <-> MLIR element type of relax tensors (bf16 has no numpy dtype).
+_ELEMENT_OF = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
+               np.dtype(np.float64): "f64", np.dtype(np.bool_): "i1",
+               np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
+_DTYPE_OF = {v: k for k, v in _ELEMENT_OF.items()}
+# Promotion order between traced arrays (as JAX: an int with a float gives the float).
+_RANK = {"i1": 0, "i32": 1, "i64": 2, "f16": 3, "f32": 4, "f64": 5}
+
+
+class TracingError(RelaxMLIRError, ValueError):
+    """An operation on traced arrays is invalid (shapes, dtypes, attributes);
+    the message names the user's `file:line` where it was called."""
+
+
+def element_type(dtype: Any) -> ir.Type:
+    name = _ELEMENT_OF.get(np.dtype(dtype))
+    if name is None:
+        raise TypeError(f"dtype {np.dtype(dtype)} is not supported; relax arrays are "
+                        f"{', '.join(str(d) for d in _ELEMENT_OF)}")
+    return ir.Type.parse(name)
+
+
+def tensor_type(shape: Sequence[int], dtype: Any) -> ir.RankedTensorType:
+    return ir.RankedTensorType.get(list(shape), element_type(dtype), loc=ir.Location.unknown())
+
+
+def is_float(dtype: Any) -> bool:
+    return np.dtype(dtype).kind == "f"
+
+
+# ----------------------------------------------------------------------------
+# Pytrees: tuples, lists, dicts (keys sorted, as JAX) and None; anything else
+# is a leaf.
+# ----------------------------------------------------------------------------
+
+Treedef = Any  # nested tuples: ("leaf",), ("none",), ("tuple"|"list", children), ("dict", keys, children)
+_LEAF: Treedef = ("leaf",)
+
+
+def tree_flatten(tree: Any, path: str = "") -> tuple[list[Any], list[str], Treedef]:
+    """Leaves in order, their paths (`params['w']`, `x[0]`) and the structure."""
+    leaves: list[Any] = []
+    paths: list[str] = []
+
+    def walk(node: Any, where: str) -> Treedef:
+        if node is None:
+            return ("none",)
+        if isinstance(node, (tuple, list)) and not hasattr(node, "_fields"):
+            kids = tuple(walk(v, f"{where}[{i}]") for i, v in enumerate(node))
+            return ("tuple" if isinstance(node, tuple) else "list", kids)
+        if isinstance(node, tuple):  # a namedtuple
+            kids = tuple(walk(v, f"{where}.{k}") for k, v in zip(node._fields, node))
+            return ("namedtuple", type(node), kids)
+        if isinstance(node, dict):
+            try:
+                keys = tuple(sorted(node))
+            except TypeError:
+                raise TypeError(f"dict keys of {where or 'an argument'} must be sortable "
+                                f"(all strings, say), got {list(node)}") from None
+            kids = tuple(walk(node[k], f"{where}[{k!r}]") for k in keys)
+            return ("dict", keys, kids)
+        leaves.append(node)
+        paths.append(where)
+        return _LEAF
+
+    treedef = walk(tree, path)
+    return leaves, paths, treedef
+
+
+def tree_unflatten(treedef: Treedef, leaves: Iterator[Any]) -> Any:
+    kind = treedef[0]
+    if kind == "leaf":
+        return next(leaves)
+    if kind == "none":
+        return None
+    if kind == "tuple":
+        return tuple(tree_unflatten(t, leaves) for t in treedef[1])
+    if kind == "list":
+        return [tree_unflatten(t, leaves) for t in treedef[1]]
+    if kind == "namedtuple":
+        return treedef[1](*(tree_unflatten(t, leaves) for t in treedef[2]))
+    return {k: tree_unflatten(t, leaves) for k, t in zip(treedef[1], treedef[2])}
+
+
+def tree_leaf_count(treedef: Treedef) -> int:
+    kind = treedef[0]
+    if kind == "leaf":
+        return 1
+    if kind == "none":
+        return 0
+    return sum(tree_leaf_count(t) for t in treedef[-1])
+
+
+# ----------------------------------------------------------------------------
+# Where the user called us
+# ----------------------------------------------------------------------------
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def user_location() -> ir.Location:
+    """The innermost frame outside relax_mlir as an MLIR file location."""
+    frame = sys._getframe(1)
+    while frame is not None and os.path.dirname(
+            os.path.abspath(frame.f_code.co_filename)) .startswith(_PACKAGE_DIR):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        return ir.Location.unknown()
+    line, column = frame.f_lineno, 1
+    try:
+        positions = list(frame.f_code.co_positions())[frame.f_lasti // 2]
+        if positions[0] == line and positions[2] is not None:
+            column = positions[2] + 1
+    except (AttributeError, IndexError):
+        pass
+    return ir.Location.file(frame.f_code.co_filename, line, column)
+
+
+# ----------------------------------------------------------------------------
+# The trace
+# ----------------------------------------------------------------------------
+
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.stack: list["Trace"] = []
+
+
+_STATE = _State()
+
+
+def current_trace() -> Optional["Trace"]:
+    return _STATE.stack[-1] if _STATE.stack else None
+
+
+class Trace:
+    """One function being traced into `@main` of a fresh module."""
+
+    def __init__(self) -> None:
+        self.context = ir.Context()
+        self.context.__enter__()
+        try:
+            with ir.Location.unknown():
+                self.module = ir.Module.create()
+        except BaseException:
+            self.context.__exit__(None, None, None)
+            raise
+        self.block: Optional[ir.Block] = None
+        self.func: Any = None
+
+    def begin(self, name: str, params: Sequence[tuple[str, Sequence[int], Any]]) -> list["Tracer"]:
+        """Starts `@name` with the given (name, shape, dtype) parameters."""
+        types = [tensor_type(s, d) for _, s, d in params]
+        with ir.InsertionPoint(self.module.body), ir.Location.unknown():
+            self.func = func_d.FuncOp(name, ir.FunctionType.get(types, []))
+            self.func.arg_attrs = ir.ArrayAttr.get([
+                ir.DictAttr.get({"relax.name": ir.StringAttr.get(n)}) for n, _, _ in params])
+            self.block = self.func.add_entry_block()
+        return [Tracer(self, v) for v in self.block.arguments]
+
+    def finish(self, results: Sequence[ir.Value]) -> None:
+        """Returns `results` (one value, or a tuple of them) from the function."""
+        assert self.block is not None
+        with ir.InsertionPoint(self.block), ir.Location.unknown():
+            if len(results) == 1:
+                value = results[0]
+            else:
+                value = relax.tuple(list(results))
+            func_d.ReturnOp([value])
+        self.func.attributes["function_type"] = ir.TypeAttr.get(
+            ir.FunctionType.get([a.type for a in self.block.arguments], [value.type]))
+        pm = passmanager.PassManager.parse(
+            "builtin.module(func.func(relax-convert-to-dataflow))", context=self.context)
+        try:
+            pm.run(self.module.operation)
+        except ir.MLIRError as e:  # pragma: no cover - the pass does not fail
+            raise TracingError("the traced function is invalid IR", format_mlir_error(e)) from None
+
+    def __enter__(self) -> "Trace":
+        _STATE.stack.append(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _STATE.stack.pop()
+        self.context.__exit__(None, None, None)
+
+    # Emitting ops ------------------------------------------------------------
+
+    def emit(self, builder: Callable[..., Any], *args: Any, op: str = "", **kwargs: Any) -> Any:
+        """Calls a generated builder at the end of the function, located at the
+        user's line; an invalid op becomes a TracingError naming that line."""
+        if _STATE.stack[-1] is not self:
+            raise TracingError("a traced array was used outside the function traced with it",
+                               "traced arrays exist only while their function is traced; "
+                               "return values from the function instead of keeping them")
+        loc = user_location()
+        try:
+            with ir.InsertionPoint(self.block), loc:
+                return builder(*args, **kwargs)
+        except ir.MLIRError as e:
+            name = op or getattr(builder, "__name__", "op")
+            raise TracingError(f"{_where(loc)}: invalid {name}", format_mlir_error(e)) from None
+
+    def constant(self, value: Any, dtype: Any = None) -> "Tracer":
+        """An `arith.constant` tensor of `value` (numpy array or scalar)."""
+        array = np.asarray(value, dtype=dtype)
+        if array.dtype not in _ELEMENT_OF:
+            raise TypeError(f"cannot use a constant of dtype {array.dtype} in a traced "
+                            f"function; relax arrays are {', '.join(str(d) for d in _ELEMENT_OF)}")
+        loc = user_location()
+        with ir.InsertionPoint(self.block), loc:
+            ttype = tensor_type(array.shape, array.dtype)
+            if array.dtype == np.bool_:
+                attr = ir.DenseElementsAttr.get(np.packbits(array, bitorder="little"),
+                                                type=ttype)
+            else:
+                attr = ir.DenseElementsAttr.get(np.ascontiguousarray(array), type=ttype)
+            return Tracer(self, arith.ConstantOp(ttype, attr).result)
+
+
+def _where(loc: ir.Location) -> str:
+    from .errors import format_location
+    return format_location(loc)
+
+
+class Tracer:
+    """A traced array: stands for a relax tensor while a function is traced.
+
+    It has numpy's array interface (`shape`, `dtype`, operators, `@`, `.T`,
+    reductions, indexing); values are known only when the compiled function
+    runs, so Python control flow on them (`if x > 0:`) is an error: use
+    `relax_mlir.numpy.where`."""
+
+    __slots__ = ("_trace", "value", "shape", "dtype")
+    __array_ufunc__ = None  # numpy's operators defer to ours
+    __array_priority__ = 1000
+
+    def __init__(self, trace: Trace, value: ir.Value) -> None:
+        self._trace = trace
+        self.value = value
+        t = ir.RankedTensorType(value.type)
+        self.shape: tuple[int, ...] = tuple(t.shape)
+        self.dtype: np.dtype = _DTYPE_OF[str(t.element_type)]
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __repr__(self) -> str:
+        return f"Traced<{self.dtype}{list(self.shape)}>"
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d traced array")
+        return self.shape[0]
+
+    def __bool__(self) -> bool:
+        raise TypeError("the truth value of a traced array is unknown while tracing: Python "
+                        "`if`/`while`/`and`/`or` on array values cannot be compiled; use "
+                        "relax_mlir.numpy.where(cond, a, b) to select values")
+
+    def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        raise TypeError("a traced array has no value while tracing (np.asarray / numpy "
+                        "functions were called on it); use relax_mlir.numpy's functions "
+                        "inside traced code")
+
+    def __iter__(self) -> Iterator["Tracer"]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    # Operators: the numpy module implements them.
+    def __add__(self, o: Any) -> "Tracer": return _rnp().add(self, o)
+    def __radd__(self, o: Any) -> "Tracer": return _rnp().add(o, self)
+    def __sub__(self, o: Any) -> "Tracer": return _rnp().subtract(self, o)
+    def __rsub__(self, o: Any) -> "Tracer": return _rnp().subtract(o, self)
+    def __mul__(self, o: Any) -> "Tracer": return _rnp().multiply(self, o)
+    def __rmul__(self, o: Any) -> "Tracer": return _rnp().multiply(o, self)
+    def __truediv__(self, o: Any) -> "Tracer": return _rnp().divide(self, o)
+    def __rtruediv__(self, o: Any) -> "Tracer": return _rnp().divide(o, self)
+    def __pow__(self, o: Any) -> "Tracer": return _rnp().power(self, o)
+    def __rpow__(self, o: Any) -> "Tracer": return _rnp().power(o, self)
+    def __matmul__(self, o: Any) -> "Tracer": return _rnp().matmul(self, o)
+    def __rmatmul__(self, o: Any) -> "Tracer": return _rnp().matmul(o, self)
+    def __neg__(self) -> "Tracer": return _rnp().negative(self)
+    def __pos__(self) -> "Tracer": return self
+    def __abs__(self) -> "Tracer": return _rnp().abs(self)
+    def __lt__(self, o: Any) -> "Tracer": return _rnp().less(self, o)
+    def __le__(self, o: Any) -> "Tracer": return _rnp().less_equal(self, o)
+    def __gt__(self, o: Any) -> "Tracer": return _rnp().greater(self, o)
+    def __ge__(self, o: Any) -> "Tracer": return _rnp().greater_equal(self, o)
+    def __eq__(self, o: Any) -> "Tracer": return _rnp().equal(self, o)  # type: ignore[override]
+    def __ne__(self, o: Any) -> "Tracer": return _rnp().not_equal(self, o)  # type: ignore[override]
+    def __getitem__(self, key: Any) -> "Tracer": return _rnp().getitem(self, key)
+
+    @property
+    def T(self) -> "Tracer":
+        return _rnp().transpose(self)
+
+    def sum(self, axis: Any = None, keepdims: bool = False) -> "Tracer":
+        return _rnp().sum(self, axis, keepdims=keepdims)
+
+    def mean(self, axis: Any = None, keepdims: bool = False) -> "Tracer":
+        return _rnp().mean(self, axis, keepdims=keepdims)
+
+    def var(self, axis: Any = None, keepdims: bool = False) -> "Tracer":
+        return _rnp().var(self, axis, keepdims=keepdims)
+
+    def max(self, axis: Any = None, keepdims: bool = False) -> "Tracer":
+        return _rnp().max(self, axis, keepdims=keepdims)
+
+    def min(self, axis: Any = None, keepdims: bool = False) -> "Tracer":
+        return _rnp().min(self, axis, keepdims=keepdims)
+
+    def prod(self, axis: Any = None, keepdims: bool = False) -> "Tracer":
+        return _rnp().prod(self, axis, keepdims=keepdims)
+
+    def reshape(self, *shape: Any) -> "Tracer":
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return _rnp().reshape(self, shape)
+
+    def transpose(self, *axes: Any) -> "Tracer":
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = tuple(axes[0])
+        return _rnp().transpose(self, axes or None)
+
+    def astype(self, dtype: Any) -> "Tracer":
+        return _rnp().astype(self, dtype)
+
+    def flatten(self) -> "Tracer":
+        return _rnp().ravel(self)
+
+    ravel = flatten
+
+    def squeeze(self, axis: Any = None) -> "Tracer":
+        return _rnp().squeeze(self, axis)
+
+
+def _rnp() -> Any:
+    from . import numpy as rnp
+    return rnp
+
+
+ArrayLike = Union[Tracer, np.ndarray, float, int, bool]
+
+
+# ----------------------------------------------------------------------------
+# Tracing a function
+# ----------------------------------------------------------------------------
+
+@dataclass
+class ArgSpec:
+    """The non-static arguments of one call: structure, leaf paths and types."""
+
+    treedef: Treedef
+    paths: list[str]
+    shapes: list[tuple[int, ...]]
+    dtypes: list[np.dtype]
+
+
+def as_leaf_array(value: Any, where: str) -> np.ndarray:
+    """A call's array leaf as numpy (Python scalars as JAX types them: float
+    -> float32, int -> int32... here int64, bool -> bool)."""
+    if isinstance(value, Tracer):
+        raise TypeError(f"argument {where} is a traced array of another function")
+    if isinstance(value, bool):
+        return np.asarray(value, np.bool_)
+    if isinstance(value, int):
+        return np.asarray(value, np.int64)
+    if isinstance(value, float):
+        return np.asarray(value, np.float32)
+    if not isinstance(value, (np.ndarray, np.generic)):
+        raise TypeError(f"argument {where}: expected a numpy array, a Python scalar or a "
+                        f"tuple/list/dict of them, got {type(value).__name__}")
+    array = np.asarray(value)
+    if array.dtype not in _ELEMENT_OF:
+        if array.dtype.newbyteorder("=") in _ELEMENT_OF:
+            return array.astype(array.dtype.newbyteorder("="))
+        raise TypeError(f"argument {where}: dtype {array.dtype} is not supported; use one of "
+                        f"{', '.join(str(d) for d in _ELEMENT_OF)} (convert with .astype)")
+    return array
+
+
+def signature_names(fn: Callable[..., Any], count: int) -> list[str]:
+    """Names of the first `count` positional parameters of `fn` (`args[i]`
+    for a *args tail, `arg<i>` when the signature is unknown)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return [f"arg{i}" for i in range(count)]
+    names: list[str] = []
+    for p in params:
+        if len(names) == count:
+            break
+        if p.kind == p.VAR_POSITIONAL:
+            names.extend(f"{p.name}[{i}]" for i in range(count - len(names)))
+            break
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            names.append(p.name)
+    names.extend(f"arg{i}" for i in range(len(names), count))
+    return names

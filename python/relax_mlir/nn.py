@@ -1,0 +1,195 @@
+"""`relax_mlir.nn`: neural-network functions over traced arrays.
+
+Activations, softmax and losses, convolution, pooling and layer norm, each
+one relax op of the contract (or a short composition of them), with PyTorch's
+argument conventions (NCHW images, OIHW kernels, `stride`/`padding` as an int
+or a pair). Use them inside a function given to `relax_mlir.jit`/`grad`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Union
+
+import numpy as _np
+
+from . import numpy as rnp
+from ._trace import Tracer, is_float
+from .dialects import relax as _r
+from .numpy import _emit, _traced, asarray
+
+IntPair = Union[int, Sequence[int]]
+
+__all__ = ["relu", "gelu", "silu", "sigmoid", "softplus", "leaky_relu", "softmax",
+           "log_softmax", "nll_loss", "cross_entropy", "conv2d", "max_pool2d", "avg_pool2d",
+           "layer_norm", "checkpoint_segment"]
+
+
+def _float(x: Any) -> Tracer:
+    x = asarray(x)
+    if not is_float(x.dtype):
+        raise TypeError(f"expected a float array, got dtype {x.dtype}; convert it with "
+                        f".astype(relax_mlir.numpy.float32)")
+    return x
+
+
+def _unary(builder: Any, doc: str) -> Any:
+    def op(x: Any) -> Tracer:
+        return _emit(builder, _float(x))
+
+    op.__name__ = op.__qualname__ = builder.__name__
+    op.__doc__ = doc
+    return _traced(op)
+
+
+relu = _unary(_r.relu, "max(x, 0) (relax.relu).")
+gelu = _unary(_r.gelu, "x * Phi(x), the exact (erf) GELU (relax.gelu).")
+silu = _unary(_r.silu, "x * sigmoid(x) (relax.silu).")
+sigmoid = _unary(_r.sigmoid, "1 / (1 + exp(-x)) (relax.sigmoid).")
+softplus = _unary(_r.softplus, "log(1 + exp(x)) (relax.softplus).")
+
+
+@_traced
+def leaky_relu(x: Any, negative_slope: float = 0.01) -> Tracer:
+    """x where x > 0, else negative_slope * x (relax.leaky_relu)."""
+    return _emit(_r.leaky_relu, _float(x), alpha=float(negative_slope))
+
+
+@_traced
+def softmax(x: Any, axis: int = -1) -> Tracer:
+    """exp(x) / sum(exp(x)) along `axis` (relax.softmax)."""
+    return _emit(_r.softmax, _float(x), axis=int(axis))
+
+
+@_traced
+def log_softmax(x: Any, axis: int = -1) -> Tracer:
+    """x - log(sum(exp(x))) along `axis` (relax.log_softmax)."""
+    return _emit(_r.log_softmax, _float(x), axis=int(axis))
+
+
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+@_traced
+def nll_loss(log_probs: Any, targets: Any, weight: Any = None, reduction: str = "mean",
+             ignore_index: int = -100) -> Tracer:
+    """The negative log-likelihood of integer `targets` under `log_probs` (N, C),
+    as torch.nn.functional.nll_loss (relax.nll_loss)."""
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"reduction must be one of {', '.join(_REDUCTIONS)}, got {reduction!r}")
+    log_probs = _float(log_probs)
+    targets = asarray(targets)
+    if is_float(targets.dtype) or targets.dtype == _np.bool_:
+        raise TypeError(f"nll_loss: targets must be integer class indices, got dtype "
+                        f"{targets.dtype}")
+    w = None if weight is None else asarray(weight, log_probs.dtype).value
+    return _emit(_r.nll_loss, log_probs, targets, weights=w, reduction=reduction,
+                 ignore_index=int(ignore_index))
+
+
+@_traced
+def cross_entropy(logits: Any, targets: Any, weight: Any = None, reduction: str = "mean",
+                  ignore_index: int = -100) -> Tracer:
+    """Cross-entropy of `logits` (N, C) against integer class `targets` (N,)
+    (nll_loss of log_softmax, as torch.nn.functional.cross_entropy), or against
+    class probabilities of `logits`' shape (relax.cross_entropy_with_logits of
+    log_softmax: the mean over the batch of -sum(p * log_softmax))."""
+    logits = _float(logits)
+    log_probs = log_softmax(logits, axis=1 if logits.ndim > 1 else 0)
+    targets = asarray(targets)
+    if not is_float(targets.dtype):
+        return nll_loss(log_probs, targets, weight, reduction, ignore_index)
+    if weight is not None or reduction != "mean":
+        raise ValueError("cross_entropy with probability targets supports only "
+                         "reduction='mean' and no weight")
+    return _emit(_r.cross_entropy_with_logits, log_probs, rnp.astype(targets, logits.dtype))
+
+
+def _pair(value: IntPair, what: str) -> list[int]:
+    if isinstance(value, (int, _np.integer)):
+        return [int(value)] * 2
+    value = [int(v) for v in value]
+    if len(value) != 2:
+        raise ValueError(f"{what} must be an int or a pair, got {value}")
+    return value
+
+
+def _padding(value: Union[int, Sequence[int]]) -> list[int]:
+    """top, left, bottom, right from an int, a (h, w) pair or four values."""
+    if isinstance(value, (int, _np.integer)):
+        return [int(value)] * 4
+    value = [int(v) for v in value]
+    if len(value) == 2:
+        return value + value
+    if len(value) != 4:
+        raise ValueError(f"padding must be an int, (h, w) or (top, left, bottom, right), "
+                         f"got {value}")
+    return value
+
+
+@_traced
+def conv2d(x: Any, w: Any, bias: Any = None, stride: IntPair = 1,
+           padding: Union[int, Sequence[int]] = 0, dilation: IntPair = 1,
+           groups: int = 1) -> Tracer:
+    """2-D convolution of NCHW `x` with OIHW `w` (relax.conv2d), plus `bias`
+    (O,) when given, as torch.nn.functional.conv2d."""
+    x, w = rnp._promote(_float(x), _float(w))
+    y = _emit(_r.conv2d, x, w, strides=_pair(stride, "stride"), padding=_padding(padding),
+              dilation=_pair(dilation, "dilation"), groups=int(groups))
+    if bias is not None:
+        y = y + rnp.reshape(asarray(bias, y.dtype), (-1, 1, 1))
+    return y
+
+
+@_traced
+def max_pool2d(x: Any, kernel_size: IntPair, stride: Optional[IntPair] = None,
+               padding: Union[int, Sequence[int]] = 0, dilation: IntPair = 1,
+               ceil_mode: bool = False) -> Tracer:
+    """Max pooling of NCHW `x` (relax.max_pool2d); `stride` defaults to the
+    kernel size."""
+    kernel = _pair(kernel_size, "kernel_size")
+    return _emit(_r.max_pool2d, _float(x), kernel,
+                 strides=kernel if stride is None else _pair(stride, "stride"),
+                 padding=_padding(padding), dilation=_pair(dilation, "dilation"),
+                 ceil_mode=bool(ceil_mode))
+
+
+@_traced
+def avg_pool2d(x: Any, kernel_size: IntPair, stride: Optional[IntPair] = None,
+               padding: Union[int, Sequence[int]] = 0, ceil_mode: bool = False,
+               count_include_pad: bool = False) -> Tracer:
+    """Average pooling of NCHW `x` (relax.avg_pool2d); `stride` defaults to the
+    kernel size."""
+    kernel = _pair(kernel_size, "kernel_size")
+    return _emit(_r.avg_pool2d, _float(x), kernel,
+                 strides=kernel if stride is None else _pair(stride, "stride"),
+                 padding=_padding(padding), ceil_mode=bool(ceil_mode),
+                 count_include_pad=bool(count_include_pad))
+
+
+@_traced
+def layer_norm(x: Any, gamma: Any, beta: Any, axes: Union[int, Sequence[int]] = -1,
+               epsilon: float = 1e-5) -> Tracer:
+    """(x - mean) / sqrt(var + epsilon) * gamma + beta over `axes` (relax.layer_norm)."""
+    x = _float(x)
+    axes = [int(axes)] if isinstance(axes, (int, _np.integer)) else [int(a) for a in axes]
+    return _emit(_r.layer_norm, x, asarray(gamma, x.dtype), asarray(beta, x.dtype), axes,
+                 epsilon=float(epsilon))
+
+
+def checkpoint_segment(fn: Any) -> Any:
+    """`fn` with its intermediate values recomputed in the backward pass instead
+    of kept (relax.start_checkpoint/end_checkpoint around its body, as
+    jax.checkpoint; Chen et al. 2016): less memory for some more compute."""
+    from ._trace import tree_flatten, tree_unflatten
+
+    def wrapped(*args: Any) -> Any:
+        leaves, _, treedef = tree_flatten(args)
+        marked = [_emit(_r.start_checkpoint, a) if isinstance(a, Tracer) and is_float(a.dtype)
+                  else a for a in leaves]
+        out = fn(*tree_unflatten(treedef, iter(marked)))
+        out_leaves, _, out_def = tree_flatten(out)
+        ends = [_emit(_r.end_checkpoint, o) if isinstance(o, Tracer) and is_float(o.dtype)
+                else o for o in out_leaves]
+        return tree_unflatten(out_def, iter(ends))
+
+    return wrapped

@@ -1,0 +1,603 @@
+"""`relax_mlir.numpy`: numpy's array functions over traced arrays.
+
+Use them inside a function given to `relax_mlir.jit`, `grad`,
+`value_and_grad` or `vjp`::
+
+    import relax_mlir
+    import relax_mlir.numpy as rnp
+
+    def loss(w, x):
+        return rnp.mean(rnp.tanh(x @ w) ** 2)
+
+    dw = relax_mlir.grad(loss)(w, x)
+
+Each function emits relax ops (the contract's op set); shapes and dtypes follow
+numpy (broadcasting, negative axes), dtypes promote as in JAX (an int array
+with a float gives the float; a Python scalar takes the array's dtype). Called
+outside a traced function, a function runs eagerly: it is compiled for the
+arguments' shapes (cached) and returns numpy arrays.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+from typing import Any, Callable, Optional, Sequence, Union
+
+import numpy as _np
+
+from . import ir
+from ._trace import (_ELEMENT_OF, _RANK, Trace, Tracer, current_trace, element_type,
+                     is_float, tensor_type)
+from .dialects import relax as _r
+
+float16, float32, float64 = _np.float16, _np.float32, _np.float64
+int32, int64, bool_ = _np.int32, _np.int64, _np.bool_
+ndarray = Tracer
+pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan
+
+Axis = Union[None, int, Sequence[int]]
+
+__all__ = [
+    "abs", "absolute", "add", "arange", "astype", "broadcast_to", "clip",
+    "concatenate", "cos", "cumsum", "divide", "dot", "equal", "exp", "expand_dims", "full",
+    "full_like", "greater", "greater_equal", "less", "less_equal", "log", "matmul", "max",
+    "maximum", "mean", "min", "minimum", "multiply", "negative", "not_equal", "ones",
+    "ones_like", "pad", "permute_dims", "power", "prod", "ravel", "reshape", "rsqrt", "sin",
+    "split", "sqrt", "square", "squeeze", "stack", "subtract", "sum", "swapaxes", "take",
+    "tan", "tanh", "tile", "transpose", "tril", "triu", "true_divide", "var", "where",
+    "zeros", "zeros_like", "asarray", "erf", "sign", "amax", "amin", "getitem", "float16", "float32", "float64", "int32",
+    "int64", "bool_", "ndarray", "pi", "e", "inf", "nan",
+]
+
+
+# ----------------------------------------------------------------------------
+# Eager calls and argument handling
+# ----------------------------------------------------------------------------
+
+def _traced(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Outside a trace, runs `fn` as a one-op compiled function (cached by the
+    arguments' shapes and dtypes), so `rnp.exp(np_array)` works eagerly."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if current_trace() is not None:
+            return fn(*args, **kwargs)
+        from ._frontend import eager_call
+        return eager_call(fn, args, kwargs)
+
+    return wrapper
+
+
+def _trace() -> Trace:
+    trace = current_trace()
+    assert trace is not None
+    return trace
+
+
+def asarray(x: Any, dtype: Any = None) -> Tracer:
+    """`x` as a traced array: numpy arrays and Python scalars become constants."""
+    if isinstance(x, Tracer):
+        return x if dtype is None else astype(x, dtype)
+    if dtype is None and isinstance(x, float):
+        dtype = _np.float32
+    if dtype is None and isinstance(x, builtins.bool):
+        dtype = _np.bool_
+    if dtype is None and isinstance(x, int):
+        dtype = _np.int64
+    return _trace().constant(x, dtype)
+
+
+def _is_weak(x: Any) -> bool:
+    return isinstance(x, (int, float, builtins.bool)) and not isinstance(x, _np.generic)
+
+
+def _promote(*xs: Any) -> list[Tracer]:
+    """Operands as traced arrays of one dtype: the highest of the arrays'
+    dtypes (int < float); Python scalars take it (a float scalar with int
+    arrays makes float32)."""
+    arrays = [x for x in xs if not _is_weak(x)]
+    if not arrays:
+        raise TypeError("at least one operand must be an array")
+    dtypes = [x.dtype if isinstance(x, Tracer) else _np.asarray(x).dtype for x in arrays]
+    for d in dtypes:
+        if _np.dtype(d) not in _ELEMENT_OF:
+            raise TypeError(f"dtype {d} is not supported; relax arrays are "
+                            f"{', '.join(str(k) for k in _ELEMENT_OF)}")
+    target = builtins.max(dtypes, key=lambda d: _RANK[_ELEMENT_OF[_np.dtype(d)]])
+    if any(isinstance(x, float) for x in xs) and not is_float(target):
+        target = _np.dtype(_np.float32)
+    return [asarray(x, target) if _is_weak(x) or not isinstance(x, Tracer)
+            else astype(x, target) for x in xs]
+
+
+def _axes(axis: Axis) -> Optional[list[int]]:
+    if axis is None:
+        return None
+    if isinstance(axis, (int, _np.integer)):
+        return [int(axis)]
+    return [int(a) for a in axis]
+
+
+def _emit(builder: Callable[..., Any], *args: Any, **kwargs: Any) -> Tracer:
+    trace = _trace()
+    values = [a.value if isinstance(a, Tracer) else a for a in args]
+    return Tracer(trace, trace.emit(builder, *values, op=builder.__name__, **kwargs))
+
+
+def _unary(builder: Callable[..., Any], float_only: builtins.bool = True) -> Callable[..., Any]:
+    name = builder.__name__
+
+    def op(x: Any) -> Tracer:
+        x = asarray(x)
+        if float_only and not is_float(x.dtype):
+            x = astype(x, _np.float32)
+        return _emit(builder, x)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"Elementwise `{name}` (relax.{name}); integer inputs become float32."
+    return _traced(op)
+
+
+def _binary(builder: Callable[..., Any], doc: str) -> Callable[..., Any]:
+    def op(a: Any, b: Any) -> Tracer:
+        a, b = _promote(a, b)
+        return _emit(builder, a, b)
+
+    op.__name__ = op.__qualname__ = builder.__name__
+    op.__doc__ = doc
+    return _traced(op)
+
+
+# ----------------------------------------------------------------------------
+# Elementwise
+# ----------------------------------------------------------------------------
+
+exp = _unary(_r.exp)
+log = _unary(_r.log)
+sqrt = _unary(_r.sqrt)
+rsqrt = _unary(_r.rsqrt)
+sin = _unary(_r.sin)
+cos = _unary(_r.cos)
+tan = _unary(_r.tan)
+tanh = _unary(_r.tanh)
+erf = _unary(_r.erf)
+negative = _unary(_r.negative, float_only=False)
+abs = absolute = _unary(_r.abs, float_only=False)
+square = _unary(_r.square, float_only=False)
+
+add = _binary(_r.add, "`a + b` with broadcasting (relax.add).")
+subtract = _binary(_r.subtract, "`a - b` with broadcasting (relax.subtract).")
+multiply = _binary(_r.multiply, "`a * b` with broadcasting (relax.multiply).")
+maximum = _binary(_r.maximum, "Elementwise maximum with broadcasting (relax.maximum).")
+minimum = _binary(_r.minimum, "Elementwise minimum with broadcasting (relax.minimum).")
+equal = _binary(_r.equal, "`a == b` as a bool array (relax.equal).")
+not_equal = _binary(_r.not_equal, "`a != b` as a bool array (relax.not_equal).")
+greater = _binary(_r.greater, "`a > b` as a bool array (relax.greater).")
+greater_equal = _binary(_r.greater_equal, "`a >= b` as a bool array (relax.greater_equal).")
+less = _binary(_r.less, "`a < b` as a bool array (relax.less).")
+less_equal = _binary(_r.less_equal, "`a <= b` as a bool array (relax.less_equal).")
+
+
+@_traced
+def divide(a: Any, b: Any) -> Tracer:
+    """`a / b` with broadcasting (relax.divide); integers divide as float32."""
+    a, b = _promote(a, b)
+    if not is_float(a.dtype):
+        a, b = astype(a, _np.float32), astype(b, _np.float32)
+    return _emit(_r.divide, a, b)
+
+
+true_divide = divide
+
+
+@_traced
+def power(a: Any, b: Any) -> Tracer:
+    """`a ** b` with broadcasting (relax.power); a Python integer exponent
+    from 0 to 4 is unrolled into multiplications (exact, and defined for
+    negative bases)."""
+    if isinstance(b, int) and not isinstance(b, builtins.bool) and 0 <= b <= 4 \
+            and isinstance(a, Tracer):
+        if b == 0:
+            return ones_like(a)
+        result = a
+        for _ in range(b - 1):
+            result = multiply(result, a)
+        return result
+    a, b = _promote(a, b)
+    if not is_float(a.dtype):
+        a, b = astype(a, _np.float32), astype(b, _np.float32)
+    return _emit(_r.power, a, b)
+
+
+@_traced
+def where(cond: Any, a: Any, b: Any) -> Tracer:
+    """`a` where `cond` is true, else `b`, broadcasting all three (relax.where)."""
+    cond = asarray(cond)
+    if cond.dtype != _np.bool_:
+        cond = not_equal(cond, 0)
+    a, b = _promote(a, b)
+    return _emit(_r.where, cond, a, b)
+
+
+@_traced
+def sign(x: Any) -> Tracer:
+    """-1, 0 or 1 by the sign of each element (built from relax.where)."""
+    x = asarray(x)
+    return where(greater(x, 0), ones_like(x), where(less(x, 0), -ones_like(x), zeros_like(x)))
+
+
+@_traced
+def clip(x: Any, a_min: Any = None, a_max: Any = None) -> Tracer:
+    """`x` limited to [a_min, a_max] (relax.clip for scalar bounds, else
+    maximum/minimum)."""
+    x = asarray(x)
+    if a_min is None and a_max is None:
+        raise ValueError("clip needs a_min or a_max")
+    scalar = all(v is None or isinstance(v, (int, float)) for v in (a_min, a_max))
+    if scalar and is_float(x.dtype):
+        lo = -_np.inf if a_min is None else float(a_min)
+        hi = _np.inf if a_max is None else float(a_max)
+        return _emit(_r.clip, x, lo, hi)
+    if a_min is not None:
+        x = maximum(x, a_min)
+    if a_max is not None:
+        x = minimum(x, a_max)
+    return x
+
+
+@_traced
+def astype(x: Any, dtype: Any) -> Tracer:
+    """`x` converted to `dtype` (relax.astype; floats to ints truncate)."""
+    x = asarray(x)
+    dtype = _np.dtype(dtype)
+    if dtype == x.dtype:
+        return x
+    element_type(dtype)
+    return _emit(_r.astype, tensor_type(x.shape, dtype), x)
+
+
+# ----------------------------------------------------------------------------
+# Reductions
+# ----------------------------------------------------------------------------
+
+def _reduction(builder: Callable[..., Any], doc: str) -> Callable[..., Any]:
+    def op(x: Any, axis: Axis = None, keepdims: builtins.bool = False) -> Tracer:
+        x = asarray(x)
+        return _emit(builder, x, axis=_axes(axis), keepdims=builtins.bool(keepdims))
+
+    op.__name__ = op.__qualname__ = builder.__name__
+    op.__doc__ = doc
+    return _traced(op)
+
+
+sum = _reduction(_r.sum, "Sum over `axis` (all axes when None), as np.sum (relax.sum).")
+max = _reduction(_r.max, "Maximum over `axis` (relax.max).")
+min = _reduction(_r.min, "Minimum over `axis` (relax.min).")
+prod = _reduction(_r.prod, "Product over `axis` (relax.prod).")
+amax, amin = max, min
+
+
+@_traced
+def mean(x: Any, axis: Axis = None, keepdims: builtins.bool = False) -> Tracer:
+    """Mean over `axis` (relax.mean); integers average as float32."""
+    x = asarray(x)
+    if not is_float(x.dtype):
+        x = astype(x, _np.float32)
+    return _emit(_r.mean, x, axis=_axes(axis), keepdims=builtins.bool(keepdims))
+
+
+@_traced
+def var(x: Any, axis: Axis = None, keepdims: builtins.bool = False) -> Tracer:
+    """Population variance over `axis` (relax.variance)."""
+    x = asarray(x)
+    if not is_float(x.dtype):
+        x = astype(x, _np.float32)
+    return _emit(_r.variance, x, axis=_axes(axis), keepdims=builtins.bool(keepdims))
+
+
+@_traced
+def cumsum(x: Any, axis: Optional[int] = None) -> Tracer:
+    """Cumulative sum along `axis` (the flattened array when None), as np.cumsum."""
+    x = asarray(x)
+    if axis is None:
+        x, axis = ravel(x), 0
+    return _emit(_r.cumsum, x, int(axis))
+
+
+# ----------------------------------------------------------------------------
+# Linear algebra
+# ----------------------------------------------------------------------------
+
+@_traced
+def matmul(a: Any, b: Any) -> Tracer:
+    """`a @ b` with np.matmul's semantics (relax.matmul)."""
+    a, b = _promote(a, b)
+    return _emit(_r.matmul, a, b)
+
+
+@_traced
+def dot(a: Any, b: Any) -> Tracer:
+    """np.dot for 1-D and 2-D operands (a scalar operand multiplies)."""
+    a, b = _promote(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return multiply(a, b)
+    if a.ndim > 2 or b.ndim > 2:
+        raise ValueError("dot of arrays above 2-D: use matmul (its batch semantics differ "
+                         "from np.dot's)")
+    return matmul(a, b)
+
+
+# ----------------------------------------------------------------------------
+# Shapes
+# ----------------------------------------------------------------------------
+
+def _normalize_shape(shape: Any, size: int) -> tuple[int, ...]:
+    if isinstance(shape, (int, _np.integer)):
+        shape = (int(shape),)
+    shape = tuple(int(s) for s in shape)
+    if builtins.sum(1 for s in shape if s == -1) > 1:
+        raise ValueError(f"reshape to {shape}: only one dimension may be -1")
+    if -1 in shape:
+        known = int(_np.prod([s for s in shape if s != -1], dtype=_np.int64))
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape an array of size {size} into shape {shape}")
+        shape = tuple(size // known if s == -1 else s for s in shape)
+    return shape
+
+
+@_traced
+def reshape(x: Any, shape: Any) -> Tracer:
+    """`x` with a new shape of as many elements (one dimension may be -1)."""
+    x = asarray(x)
+    shape = _normalize_shape(shape, x.size)
+    if shape == x.shape:
+        return x
+    return _emit(_r.reshape, tensor_type(shape, x.dtype), x)
+
+
+@_traced
+def ravel(x: Any) -> Tracer:
+    """`x` as 1-D (relax.flatten)."""
+    x = asarray(x)
+    if x.ndim == 1:
+        return x
+    return _emit(_r.flatten, x)
+
+
+@_traced
+def transpose(x: Any, axes: Optional[Sequence[int]] = None) -> Tracer:
+    """`x` with its axes permuted (reversed when `axes` is None): relax.permute_dims,
+    which the compiler folds into the consumer's indexing (no copy)."""
+    x = asarray(x)
+    if x.ndim < 2 and axes is None:
+        return x
+    return _emit(_r.permute_dims, x, axes=None if axes is None else [int(a) for a in axes])
+
+
+permute_dims = transpose
+
+
+@_traced
+def swapaxes(x: Any, axis1: int, axis2: int) -> Tracer:
+    """`x` with two axes exchanged."""
+    x = asarray(x)
+    perm = list(range(x.ndim))
+    perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
+    return transpose(x, perm)
+
+
+@_traced
+def expand_dims(x: Any, axis: Union[int, Sequence[int]]) -> Tracer:
+    """`x` with new size-1 axes at the positions `axis` of the result."""
+    return _emit(_r.expand_dims, asarray(x), _axes(axis))
+
+
+@_traced
+def squeeze(x: Any, axis: Axis = None) -> Tracer:
+    """`x` without the size-1 axes `axis` (all of them when None)."""
+    return _emit(_r.squeeze, asarray(x), axis=_axes(axis))
+
+
+@_traced
+def broadcast_to(x: Any, shape: Sequence[int]) -> Tracer:
+    """`x` broadcast to `shape` as numpy does."""
+    x = asarray(x)
+    shape = tuple(int(s) for s in shape)
+    if shape == x.shape:
+        return x
+    return _emit(_r.broadcast_to, tensor_type(shape, x.dtype), x)
+
+
+@_traced
+def concatenate(arrays: Sequence[Any], axis: int = 0) -> Tracer:
+    """The arrays joined along `axis` (relax.concat)."""
+    arrays = _promote(*arrays)
+    if len(arrays) == 1:
+        return arrays[0]
+    return _emit(_r.concat, [a.value for a in arrays], int(axis))
+
+
+@_traced
+def stack(arrays: Sequence[Any], axis: int = 0) -> Tracer:
+    """The arrays joined along a new axis `axis`."""
+    arrays = _promote(*arrays)
+    return concatenate([expand_dims(a, axis) for a in arrays], axis)
+
+
+@_traced
+def split(x: Any, indices_or_sections: Union[int, Sequence[int]], axis: int = 0) -> list[Tracer]:
+    """`x` split along `axis` into equal sections or at the given indices, as
+    np.split (relax.split; a list of arrays)."""
+    x = asarray(x)
+    if isinstance(indices_or_sections, (int, _np.integer)):
+        attr: Any = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(indices_or_sections))
+    else:
+        attr = ir.DenseI64ArrayAttr.get([int(i) for i in indices_or_sections])
+    trace = _trace()
+    parts = trace.emit(_r.split, x.value, attr, axis=int(axis), op="split")
+    count = ir.TupleType(parts.type).num_types
+    return [Tracer(trace, trace.emit(_r.tuple_get_item, parts, i, op="split"))
+            for i in range(count)]
+
+
+@_traced
+def take(x: Any, indices: Any, axis: Optional[int] = None) -> Tracer:
+    """Elements of `x` at integer `indices` along `axis` (of the flattened
+    array when None), as np.take (relax.take)."""
+    x = asarray(x)
+    indices = asarray(indices)
+    if is_float(indices.dtype) or indices.dtype == _np.bool_:
+        raise TypeError(f"take: indices must be integers, got {indices.dtype}")
+    return _emit(_r.take, x, indices, axis=None if axis is None else int(axis))
+
+
+@_traced
+def tile(x: Any, reps: Union[int, Sequence[int]]) -> Tracer:
+    """`x` repeated `reps` times along each axis, as np.tile."""
+    return _emit(_r.tile, asarray(x), _axes(reps))
+
+
+@_traced
+def pad(x: Any, pad_width: Any, constant_values: float = 0.0) -> Tracer:
+    """`x` padded with a constant, as np.pad(mode='constant'): `pad_width` is an
+    int, a (before, after) pair, or one pair per axis."""
+    x = asarray(x)
+    widths = _np.broadcast_to(_np.asarray(pad_width, dtype=_np.int64), (x.ndim, 2))
+    return _emit(_r.pad, x, [int(w) for w in widths.reshape(-1)],
+                 pad_value=float(constant_values))
+
+
+@_traced
+def triu(x: Any, k: int = 0) -> Tracer:
+    """`x` with the elements below the k-th diagonal zeroed."""
+    return _emit(_r.triu, asarray(x), k=int(k))
+
+
+@_traced
+def tril(x: Any, k: int = 0) -> Tracer:
+    """`x` with the elements above the k-th diagonal zeroed."""
+    return _emit(_r.tril, asarray(x), k=int(k))
+
+
+def getitem(x: Tracer, key: Any) -> Tracer:
+    """`x[key]` for basic indexing (ints, slices with steps, None, ...) and
+    one integer-array index (relax.strided_slice, squeeze, expand_dims, take)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    if builtins.sum(1 for k in key if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+    if used > x.ndim:
+        raise IndexError(f"too many indices for an array of shape {x.shape}: {used} given")
+    if Ellipsis in key:
+        i = key.index(Ellipsis)
+        key = key[:i] + (slice(None),) * (x.ndim - used) + key[i + 1:]
+    key = key + (slice(None),) * (x.ndim - used)
+
+    axes, begin, end, strides = [], [], [], []
+    drop, new_axes, array_index = [], [], None
+    dim = 0
+    out_pos = 0  # position in the result after slicing and new axes
+    for k in key:
+        if k is None:
+            new_axes.append(out_pos)
+            out_pos += 1
+            continue
+        size = x.shape[dim]
+        if isinstance(k, (int, _np.integer)) and not isinstance(k, (builtins.bool, _np.bool_)):
+            i = int(k)
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for axis {dim} with size {size}")
+            i %= size
+            axes.append(dim), begin.append(i), end.append(i + 1), strides.append(1)
+            drop.append(dim)
+        elif isinstance(k, slice):
+            start, stop, step = k.indices(size)
+            if (start, stop, step) != (0, size, 1):
+                if step < 0 and stop < 0:
+                    stop = -size - 1  # before element 0
+                axes.append(dim), begin.append(start), end.append(stop), strides.append(step)
+            out_pos += 1
+        elif isinstance(k, (Tracer, _np.ndarray, list)):
+            if array_index is not None:
+                raise IndexError("only one integer-array index is supported; index one "
+                                 "axis at a time")
+            if new_axes:
+                raise IndexError("an integer-array index together with None is not supported")
+            array_index = (dim, k, out_pos)
+            out_pos += 1
+        else:
+            raise IndexError(f"unsupported index {k!r} ({type(k).__name__}); use ints, slices, "
+                             f"None, ... or one integer array")
+        dim += 1
+    result = x
+    if axes:
+        result = _emit(_r.strided_slice, result, axes, begin, end, strides=strides)
+    if array_index is not None:
+        axis, indices, _ = array_index
+        result = take(result, indices, axis=axis)
+        # the index array's dims replace `axis`; later dropped axes move by its rank - 1
+        shift = _np.ndim(indices) - 1 if not isinstance(indices, Tracer) else indices.ndim - 1
+        drop = [d if d < axis else d + shift for d in drop]
+    if drop:
+        result = _emit(_r.squeeze, result, axis=drop)
+    if new_axes:
+        result = expand_dims(result, new_axes)
+    return result
+
+
+# ----------------------------------------------------------------------------
+# Creation
+# ----------------------------------------------------------------------------
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    return (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(int(s) for s in shape)
+
+
+@_traced
+def zeros(shape: Any, dtype: Any = _np.float32) -> Tracer:
+    """An array of zeros (relax.zeros)."""
+    return _emit(_r.zeros, tensor_type(_shape(shape), dtype))
+
+
+@_traced
+def ones(shape: Any, dtype: Any = _np.float32) -> Tracer:
+    """An array of ones (relax.ones)."""
+    return _emit(_r.ones, tensor_type(_shape(shape), dtype))
+
+
+@_traced
+def full(shape: Any, fill_value: Any, dtype: Any = None) -> Tracer:
+    """An array filled with `fill_value` (relax.full; a traced 0-d value works)."""
+    if dtype is None:
+        dtype = fill_value.dtype if isinstance(fill_value, Tracer) else \
+            _np.asarray(fill_value).dtype if not isinstance(fill_value, float) else _np.float32
+    value = reshape(asarray(fill_value, dtype), ())
+    return _emit(_r.full, tensor_type(_shape(shape), dtype), value)
+
+
+@_traced
+def zeros_like(x: Any) -> Tracer:
+    """Zeros of `x`'s shape and dtype (relax.zeros_like)."""
+    return _emit(_r.zeros_like, asarray(x))
+
+
+@_traced
+def ones_like(x: Any) -> Tracer:
+    """Ones of `x`'s shape and dtype (relax.ones_like)."""
+    return _emit(_r.ones_like, asarray(x))
+
+
+@_traced
+def full_like(x: Any, fill_value: Any) -> Tracer:
+    """`fill_value` in `x`'s shape and dtype (relax.full_like)."""
+    x = asarray(x)
+    return _emit(_r.full_like, x, reshape(asarray(fill_value, x.dtype), ()))
+
+
+@_traced
+def arange(start: int, stop: Optional[int] = None, step: int = 1, dtype: Any = _np.int64) -> Tracer:
+    """np.arange as a constant (shapes are static, so the values are too)."""
+    return asarray(_np.arange(start, stop, step, dtype=dtype)) if stop is not None else \
+        asarray(_np.arange(start, dtype=dtype))
