@@ -46,12 +46,12 @@ class _Bound:
                 args.extend(value)
             elif kind == inspect.Parameter.VAR_KEYWORD:
                 kwargs.update(value)
-            else:
+            elif kind == inspect.Parameter.POSITIONAL_OR_KEYWORD and not kwargs \
+                    and len(args) == self.names.index(name):
                 # Positional while nothing was skipped keeps *args after it valid.
-                if not kwargs and len(args) == self.names.index(name):
-                    args.append(value)
-                else:
-                    kwargs[name] = value
+                args.append(value)
+            else:
+                kwargs[name] = value
         return fn(*args, **kwargs)
 
 
@@ -497,10 +497,16 @@ _EAGER: dict[Any, Transformed] = {}
 _EAGER_LOCK = threading.Lock()
 
 
+def _holds_arrays(value: Any) -> bool:
+    """Whether `value` is a numpy array or a tuple/list/dict of them."""
+    leaves = tree_flatten(value)[0]
+    return bool(leaves) and all(isinstance(v, (np.ndarray, np.generic)) for v in leaves)
+
+
 def eager_call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Runs a `relax_mlir.numpy`/`nn` function on numpy values: arrays are
     traced arguments, everything else is static; compiled once per signature."""
-    kinds = tuple(isinstance(a, (np.ndarray, np.generic)) for a in args)
+    kinds = tuple(_holds_arrays(a) for a in args)
     arrays = [a for a, k in zip(args, kinds) if k]
     statics = tuple(_key_of(a) for a, k in zip(args, kinds) if not k)
     static_kwargs = tuple(sorted((k, _key_of(v)) for k, v in kwargs.items()))

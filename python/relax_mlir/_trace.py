@@ -222,7 +222,11 @@ class Trace:
         loc = user_location()
         try:
             with ir.InsertionPoint(self.block), loc:
-                return builder(*args, **kwargs)
+                result = builder(*args, **kwargs)
+                # Type inference ran while building; the rest of the verifier
+                # (operand types, attributes) runs now, at the user's line.
+                result.owner.verify()
+                return result
         except ir.MLIRError as e:
             name = op or getattr(builder, "__name__", "op")
             raise TracingError(f"{_where(loc)}: invalid {name}", format_mlir_error(e)) from None

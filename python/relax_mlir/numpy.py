@@ -27,8 +27,8 @@ from typing import Any, Callable, Optional, Sequence, Union
 import numpy as _np
 
 from . import ir
-from ._trace import (_ELEMENT_OF, _RANK, Trace, Tracer, current_trace, element_type,
-                     is_float, tensor_type)
+from ._trace import (_ELEMENT_OF, _RANK, Trace, Tracer, TracingError, current_trace,
+                     element_type, is_float, tensor_type)
 from .dialects import relax as _r
 
 float16, float32, float64 = _np.float16, _np.float32, _np.float64
@@ -78,6 +78,10 @@ def _trace() -> Trace:
 def asarray(x: Any, dtype: Any = None) -> Tracer:
     """`x` as a traced array: numpy arrays and Python scalars become constants."""
     if isinstance(x, Tracer):
+        if x._trace is not current_trace():
+            raise TracingError("a traced array was used outside the function traced with it",
+                               "traced arrays exist only while their function is traced; "
+                               "return values from the function instead of keeping them")
         return x if dtype is None else astype(x, dtype)
     if dtype is None and isinstance(x, float):
         dtype = _np.float32
@@ -264,6 +268,8 @@ def astype(x: Any, dtype: Any) -> Tracer:
 def _reduction(builder: Callable[..., Any], doc: str) -> Callable[..., Any]:
     def op(x: Any, axis: Axis = None, keepdims: builtins.bool = False) -> Tracer:
         x = asarray(x)
+        if x.dtype == _np.bool_:
+            x = astype(x, _np.int64)  # numpy counts booleans as int64
         return _emit(builder, x, axis=_axes(axis), keepdims=builtins.bool(keepdims))
 
     op.__name__ = op.__qualname__ = builder.__name__
@@ -485,15 +491,21 @@ def getitem(x: Tracer, key: Any) -> Tracer:
     one integer-array index (relax.strided_slice, squeeze, expand_dims, take)."""
     if not isinstance(key, tuple):
         key = (key,)
-    if builtins.sum(1 for k in key if k is Ellipsis) > 1:
+    ellipses = [i for i, k in enumerate(key) if k is Ellipsis]
+    if len(ellipses) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     used = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
     if used > x.ndim:
         raise IndexError(f"too many indices for an array of shape {x.shape}: {used} given")
-    if Ellipsis in key:
-        i = key.index(Ellipsis)
+    if ellipses:
+        i = ellipses[0]
         key = key[:i] + (slice(None),) * (x.ndim - used) + key[i + 1:]
-    key = key + (slice(None),) * (x.ndim - used)
+    else:
+        key = key + (slice(None),) * (x.ndim - used)
+    # numpy's rule: when integers and the index array (all "advanced" indices)
+    # are not adjacent, the array's dimensions go first.
+    advanced = [i for i, k in enumerate(k for k in key if k is not None)
+                if isinstance(k, (Tracer, _np.ndarray, list, int, _np.integer))]
 
     axes, begin, end, strides = [], [], [], []
     drop, new_axes, array_index = [], [], None
@@ -542,6 +554,14 @@ def getitem(x: Tracer, key: Any) -> Tracer:
         drop = [d if d < axis else d + shift for d in drop]
     if drop:
         result = _emit(_r.squeeze, result, axis=drop)
+    if array_index is not None and advanced and \
+            advanced[-1] - advanced[0] + 1 != len(advanced):
+        axis, indices, _ = array_index
+        rank = indices.ndim if isinstance(indices, Tracer) else _np.ndim(indices)
+        start = axis - builtins.sum(1 for d in drop if d < axis)
+        moved = list(range(start, start + rank))
+        rest = [d for d in range(result.ndim) if d not in moved]
+        result = transpose(result, moved + rest)
     if new_axes:
         result = expand_dims(result, new_axes)
     return result
