@@ -18,4 +18,19 @@ NB_MODULE(_site_initialize_0, m) {
       "register_dialects",
       [](MlirDialectRegistry registry) { relaxMlirRegisterDialects(registry); },
       nanobind::arg("registry"), "Inserts the relax dialect into `registry`.");
+  m.def(
+      "relax_ops",
+      [](MlirContext context) {
+        nanobind::list ops;
+        relaxMlirForEachOp(
+            context,
+            [](MlirStringRef name, bool hasGradient, bool hasLowering, void *userData) {
+              static_cast<nanobind::list *>(userData)->append(nanobind::make_tuple(
+                  std::string(name.data, name.length), hasGradient, hasLowering));
+            },
+            &ops);
+        return ops;
+      },
+      nanobind::arg("context"),
+      "(name, has gradient rule, has a relax-to-linalg lowering) for each relax op.");
 }

@@ -15,12 +15,13 @@ from ._compile import Executable, Function, compile  # noqa: E402
 from ._frontend import Lowered, Transformed, grad, jit, value_and_grad, vjp  # noqa: E402
 from ._gradient import gradient  # noqa: E402
 from ._memory import memory_report, memory_stats  # noqa: E402
+from ._ops import OpInfo, ops  # noqa: E402
 from ._stages import STAGES, lower  # noqa: E402
 from ._trace import TracingError  # noqa: E402
 from .errors import CompilationError, GradientError, InvalidIRError, RelaxMLIRError  # noqa: E402
 from .nn import checkpoint_segment as checkpoint  # noqa: E402
 
 __all__ = ["gradient", "compile", "lower", "STAGES", "memory_report", "memory_stats",
-           "jit", "grad", "value_and_grad", "vjp", "checkpoint", "Lowered", "Transformed",
+           "jit", "grad", "value_and_grad", "vjp", "checkpoint", "ops", "OpInfo", "Lowered", "Transformed",
            "Executable", "Function", "RelaxMLIRError", "GradientError", "CompilationError",
            "InvalidIRError", "TracingError"]
