@@ -1,122 +1,235 @@
-"""Trains a 2-layer MLP classifier whose every step runs the compiled adjoint.
+"""Trains an MLP and a small CNN on scikit-learn's digits with relax-mlir.
 
-`python -m relax_mlir.demo` (or `make demo`): the loss is written in the relax
-dialect, differentiated by the `gradient` pass, lowered to LLVM and JIT-compiled;
-numpy only updates the weights (plain SGD). Data: scikit-learn's 8x8 digits
-(1797 images, 10 classes), or synthetic blobs when scikit-learn is missing.
+`python -m relax_mlir.demo` (or `make demo`). The models are plain Python
+functions over `relax_mlir.numpy` and `relax_mlir.nn`; `relax_mlir.value_and_grad`
+traces each loss into relax IR, differentiates it with the `gradient` pass,
+lowers it to LLVM and JIT-compiles it once; every training step then runs the
+compiled adjoint (numpy only applies the SGD update). At the end the gradients
+of one batch are checked against float64 finite differences, and the loss and
+accuracy curves are written to a PNG.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
+from typing import Any, Callable
 
 import numpy as np
 
 import relax_mlir
+import relax_mlir.nn as nn
+import relax_mlir.numpy as rnp
 
-LOSS_TEMPLATE = """
-func.func @loss(%x: tensor<{B}x{D}xf32> {{relax.name = "x"}},
-                %y: tensor<{B}x{C}xf32> {{relax.name = "y"}},
-                %w1: tensor<{D}x{H}xf32> {{relax.name = "w1"}},
-                %b1: tensor<{H}xf32> {{relax.name = "b1"}},
-                %w2: tensor<{H}x{C}xf32> {{relax.name = "w2"}},
-                %b2: tensor<{C}xf32> {{relax.name = "b2"}}) -> tensor<f32> {{
-  %r = relax.dataflow -> (tensor<f32>) {{
-    %h0 = relax.matmul %x, %w1 : tensor<{B}x{D}xf32>, tensor<{D}x{H}xf32> -> tensor<{B}x{H}xf32>
-    %h1 = relax.add %h0, %b1 : tensor<{B}x{H}xf32>, tensor<{H}xf32> -> tensor<{B}x{H}xf32>
-    %h = relax.relu %h1 : tensor<{B}x{H}xf32>
-    %z0 = relax.matmul %h, %w2 : tensor<{B}x{H}xf32>, tensor<{H}x{C}xf32> -> tensor<{B}x{C}xf32>
-    %z = relax.add %z0, %b2 : tensor<{B}x{C}xf32>, tensor<{C}xf32> -> tensor<{B}x{C}xf32>
-    // softmax cross-entropy: mean(log(sum(exp(z))) - sum(z * y))
-    %e = relax.exp %z : tensor<{B}x{C}xf32>
-    %s = relax.sum %e {{axis = array<i64: 1>, keepdims = true}} : tensor<{B}x{C}xf32> -> tensor<{B}x1xf32>
-    %lse = relax.log %s : tensor<{B}x1xf32>
-    %zy = relax.multiply %z, %y : tensor<{B}x{C}xf32>, tensor<{B}x{C}xf32> -> tensor<{B}x{C}xf32>
-    %picked = relax.sum %zy {{axis = array<i64: 1>, keepdims = true}} : tensor<{B}x{C}xf32> -> tensor<{B}x1xf32>
-    %nll = relax.subtract %lse, %picked : tensor<{B}x1xf32>, tensor<{B}x1xf32> -> tensor<{B}x1xf32>
-    %l = relax.mean %nll : tensor<{B}x1xf32> -> tensor<f32>
-    relax.output %l : tensor<f32>
-  }}
-  return %r : tensor<f32>
-}}
-
-func.func @predict(%x: tensor<{N}x{D}xf32>, %w1: tensor<{D}x{H}xf32>, %b1: tensor<{H}xf32>,
-                   %w2: tensor<{H}x{C}xf32>, %b2: tensor<{C}xf32>) -> tensor<{N}x{C}xf32> {{
-  %r = relax.dataflow -> (tensor<{N}x{C}xf32>) {{
-    %h0 = relax.matmul %x, %w1 : tensor<{N}x{D}xf32>, tensor<{D}x{H}xf32> -> tensor<{N}x{H}xf32>
-    %h1 = relax.add %h0, %b1 : tensor<{N}x{H}xf32>, tensor<{H}xf32> -> tensor<{N}x{H}xf32>
-    %h = relax.relu %h1 : tensor<{N}x{H}xf32>
-    %z0 = relax.matmul %h, %w2 : tensor<{N}x{H}xf32>, tensor<{H}x{C}xf32> -> tensor<{N}x{C}xf32>
-    %z = relax.add %z0, %b2 : tensor<{N}x{C}xf32>, tensor<{C}xf32> -> tensor<{N}x{C}xf32>
-    relax.output %z : tensor<{N}x{C}xf32>
-  }}
-  return %r : tensor<{N}x{C}xf32>
-}}
-"""
+Params = dict[str, np.ndarray]
 
 
-def load_data(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]:
-    """Train/test features (standardized float32) and integer labels."""
-    rng = np.random.default_rng(seed)
+# ----------------------------------------------------------------------------
+# Models
+# ----------------------------------------------------------------------------
+
+def mlp(params: Params, images: Any) -> Any:
+    """64 -> hidden (relu) -> 10 logits."""
+    x = images.reshape(images.shape[0], -1)
+    h = nn.relu(x @ params["w1"] + params["b1"])
+    return h @ params["w2"] + params["b2"]
+
+
+def cnn(params: Params, images: Any) -> Any:
+    """conv3x3(8) relu maxpool2, conv3x3(16) relu maxpool2, dense to 10."""
+    h = nn.max_pool2d(nn.relu(nn.conv2d(images, params["c1"], params["cb1"], padding=1)), 2)
+    h = nn.max_pool2d(nn.relu(nn.conv2d(h, params["c2"], params["cb2"], padding=1)), 2)
+    return h.reshape(h.shape[0], -1) @ params["w"] + params["b"]
+
+
+def init_mlp(rng: np.random.Generator, hidden: int = 64) -> Params:
+    return {"w1": rng.normal(size=(64, hidden)) / 8.0, "b1": np.zeros(hidden),
+            "w2": rng.normal(size=(hidden, 10)) / np.sqrt(hidden), "b2": np.zeros(10)}
+
+
+def init_cnn(rng: np.random.Generator) -> Params:
+    return {"c1": rng.normal(size=(8, 1, 3, 3)) / 3.0, "cb1": np.zeros(8),
+            "c2": rng.normal(size=(16, 8, 3, 3)) / np.sqrt(72), "cb2": np.zeros(16),
+            "w": rng.normal(size=(64, 10)) / 8.0, "b": np.zeros(10)}
+
+
+MODELS: dict[str, tuple[Callable[..., Any], Callable[[np.random.Generator], Params]]] = {
+    "mlp": (mlp, init_mlp), "cnn": (cnn, init_cnn)}
+
+
+def make_loss(model: Callable[..., Any]) -> Callable[..., Any]:
+    def loss(params: Params, images: Any, labels: Any) -> Any:
+        return nn.cross_entropy(model(params, images), labels)
+    return loss
+
+
+# ----------------------------------------------------------------------------
+# Data, progress, plot
+# ----------------------------------------------------------------------------
+
+def load_digits(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Standardized 1x8x8 float32 images and int64 labels, 80/20 split."""
     try:
-        from sklearn.datasets import load_digits
-
-        digits = load_digits()
-        x, y, name = digits.data.astype(np.float32), digits.target, "scikit-learn digits"
+        from sklearn.datasets import load_digits as sklearn_digits
     except ImportError:
-        centers = rng.normal(0.0, 3.0, size=(10, 64))
-        y = rng.integers(0, 10, size=1800)
-        x = (centers[y] + rng.normal(size=(1800, 64))).astype(np.float32)
-        name = "synthetic blobs (scikit-learn not installed)"
-    order = rng.permutation(len(x))
+        sys.exit("the demo needs scikit-learn for its data set: run `make demo` (which "
+                 "installs it) or `pip install scikit-learn`")
+    digits = sklearn_digits()
+    x = digits.images.astype(np.float32)[:, None]
+    y = digits.target.astype(np.int64)
+    order = np.random.default_rng(seed).permutation(len(x))
     x, y = x[order], y[order]
     split = int(0.8 * len(x))
-    mean, std = x[:split].mean(0), x[:split].std(0) + 1e-6
+    mean, std = x[:split].mean(), x[:split].std()
     x = ((x - mean) / std).astype(np.float32)
-    return x[:split], y[:split], x[split:], y[split:], name
+    return x[:split], y[:split], x[split:], y[split:]
 
 
-def main(argv: list[str] | None = None) -> float:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=15)
-    parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--hidden", type=int, default=64)
-    parser.add_argument("--lr", type=float, default=0.1)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
+class Progress:
+    """A one-line progress bar on a terminal; nothing in between otherwise."""
 
-    x_train, y_train, x_test, y_test, name = load_data(args.seed)
-    classes, features = 10, x_train.shape[1]
-    text = LOSS_TEMPLATE.format(B=args.batch, D=features, H=args.hidden, C=classes,
-                                N=len(x_test))
-    start = time.perf_counter()
-    adjoint = relax_mlir.gradient(text, func="loss", require_grads=["w1", "b1", "w2", "b2"])
-    exe = relax_mlir.compile(adjoint)
-    print(f"data: {name}, {len(x_train)} train / {len(x_test)} test images")
-    print(f"compiled loss_adjoint and predict in {time.perf_counter() - start:.2f} s")
+    def __init__(self, total: int, label: str) -> None:
+        self.total, self.label = total, label
+        self.live = sys.stdout.isatty()
 
+    def update(self, done: int, loss: float) -> None:
+        if not self.live:
+            return
+        width = 30
+        filled = width * done // self.total
+        print(f"\r  {self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} "
+              f"loss {loss:.4f}", end="", flush=True)
+
+    def close(self) -> None:
+        if self.live:
+            print("\r" + " " * 79 + "\r", end="")
+
+
+def write_plot(history: dict[str, dict[str, list[float]]], path: str) -> str:
+    """Loss and test accuracy per epoch, one line per model."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax_loss, ax_acc) = plt.subplots(1, 2, figsize=(9, 3.5))
+    for name, h in history.items():
+        epochs = range(1, len(h["loss"]) + 1)
+        ax_loss.plot(epochs, h["loss"], marker="o", label=name)
+        ax_acc.plot(epochs, h["accuracy"], marker="o", label=name)
+    ax_loss.set(xlabel="epoch", ylabel="training loss", title="loss")
+    ax_acc.set(xlabel="epoch", ylabel="test accuracy", title="accuracy", ylim=(0, 1))
+    for ax in (ax_loss, ax_acc):
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.suptitle("relax-mlir on scikit-learn digits")
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+# ----------------------------------------------------------------------------
+# Training and the gradient check
+# ----------------------------------------------------------------------------
+
+def as_dtype(params: Params, dtype: Any) -> Params:
+    return {k: v.astype(dtype) for k, v in params.items()}
+
+
+def gradient_check(loss: Callable[..., Any], params: Params, images: np.ndarray,
+                   labels: np.ndarray, rng: np.random.Generator, samples: int = 4) -> float:
+    """Largest relative error between the compiled float64 gradient and central
+    finite differences of the compiled float64 loss, over `samples` random
+    coordinates of each parameter."""
+    params64, images64 = as_dtype(params, np.float64), images.astype(np.float64)
+    grads = relax_mlir.grad(loss)(params64, images64, labels)
+    forward = relax_mlir.jit(loss)
+    worst, eps = 0.0, 1e-6
+    for name, value in params64.items():
+        for flat in rng.choice(value.size, min(samples, value.size), replace=False):
+            index = np.unravel_index(flat, value.shape)
+            diffs = []
+            for sign in (1.0, -1.0):
+                bumped = dict(params64)
+                bumped[name] = value.copy()
+                bumped[name][index] += sign * eps
+                diffs.append(float(forward(bumped, images64, labels)))
+            numeric = (diffs[0] - diffs[1]) / (2 * eps)
+            analytic = float(grads[name][index])
+            worst = max(worst, abs(analytic - numeric) / max(1e-3, abs(numeric)))
+    return worst
+
+
+def train(name: str, args: argparse.Namespace, data: tuple[np.ndarray, ...]
+          ) -> tuple[dict[str, list[float]], float]:
+    x_train, y_train, x_test, y_test = data
+    model, init = MODELS[name]
     rng = np.random.default_rng(args.seed)
-    params = [
-        (rng.normal(size=(features, args.hidden)) / np.sqrt(features)).astype(np.float32),
-        np.zeros(args.hidden, np.float32),
-        (rng.normal(size=(args.hidden, classes)) / np.sqrt(args.hidden)).astype(np.float32),
-        np.zeros(classes, np.float32),
-    ]
-    onehot = np.eye(classes, dtype=np.float32)
+    params = as_dtype(init(rng), np.float32)
+    loss = make_loss(model)
+    step = relax_mlir.value_and_grad(loss)
+    predict = relax_mlir.jit(model)
+
+    start = time.perf_counter()
+    step(params, x_train[:args.batch], y_train[:args.batch])
+    predict(params, x_test)
+    print(f"{name}: traced, differentiated and compiled in {time.perf_counter() - start:.2f} s")
+
     steps = len(x_train) // args.batch
+    history: dict[str, list[float]] = {"loss": [], "accuracy": []}
     for epoch in range(1, args.epochs + 1):
         order = rng.permutation(len(x_train))
+        progress = Progress(steps, f"epoch {epoch}")
         losses = []
+        begin = time.perf_counter()
         for s in range(steps):
-            idx = order[s * args.batch:(s + 1) * args.batch]
-            loss, grads = exe.loss_adjoint(x_train[idx], onehot[y_train[idx]], *params)
-            params = [p - args.lr * g for p, g in zip(params, grads)]
-            losses.append(float(loss))
-        print(f"epoch {epoch:3d}  loss {np.mean(losses):.4f}")
-    logits = exe.predict(x_test, *params)
-    accuracy = float((logits.argmax(1) == y_test).mean())
-    print(f"test accuracy: {accuracy:.3f} (chance: {1 / classes:.3f})")
+            batch = order[s * args.batch:(s + 1) * args.batch]
+            value, grads = step(params, x_train[batch], y_train[batch])
+            for k in params:
+                params[k] -= args.lr * grads[k]
+            losses.append(float(value))
+            progress.update(s + 1, float(np.mean(losses)))
+        elapsed = time.perf_counter() - begin
+        progress.close()
+        accuracy = float((predict(params, x_test).argmax(1) == y_test).mean())
+        history["loss"].append(float(np.mean(losses)))
+        history["accuracy"].append(accuracy)
+        print(f"  epoch {epoch:2d}  loss {history['loss'][-1]:.4f}  test accuracy "
+              f"{accuracy:.3f}  {elapsed * 1e3:7.1f} ms ({elapsed / steps * 1e6:.0f} us/step)")
+    error = gradient_check(loss, params, x_train[:args.batch], y_train[:args.batch], rng)
+    verdict = "ok" if error < 1e-5 else "MISMATCH"
+    print(f"  gradient check (float64, finite differences, one batch): largest relative "
+          f"error {error:.1e} {verdict}")
+    if error >= 1e-5:
+        raise SystemExit(f"{name}: the compiled gradient disagrees with finite differences")
+    return history, history["accuracy"][-1]
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--models", default="mlp,cnn", help="comma-separated: mlp, cnn")
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--lr", type=float, default=0.1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--plot", default=os.path.join("build", "demo", "training.png"),
+                        help="where to write the loss/accuracy plot (PNG)")
+    args = parser.parse_args(argv)
+    names = [m.strip() for m in args.models.split(",") if m.strip()]
+    for n in names:
+        if n not in MODELS:
+            parser.error(f"unknown model {n!r}; choose from {', '.join(MODELS)}")
+
+    data = load_digits(args.seed)
+    print(f"data: scikit-learn digits, {len(data[0])} train / {len(data[2])} test images "
+          f"of 8x8")
+    history, accuracy = {}, {}
+    for name in names:
+        history[name], accuracy[name] = train(name, args, data)
+    print(f"plot: {write_plot(history, args.plot)}")
     return accuracy
 
 
