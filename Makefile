@@ -15,8 +15,13 @@ export PYTHONPATH := $(BUILD)/python_packages
 
 docs: build
 	mkdir -p docs/ops && cp $(BUILD)/docs/ops/RelaxOps.md docs/ops/RelaxOps.md
+	$(PY) tools/gen_api_docs.py docs/api.md
 
-.PHONY: docs build demo test test-lit test-python system-deps clean test-asan bench
+.PHONY: docs build demo test test-lit test-python system-deps clean test-asan bench check-wheel lint
+
+# `pip install .` into a fresh venv (build/wheel-venv): imports, grad, no stray files.
+check-wheel: | system-deps
+	tools/check_wheel.sh $(BUILD)/wheel-venv
 
 system-deps:
 	@dpkg -s $(APT_PACKAGES) >/dev/null 2>&1 || { \
@@ -50,7 +55,14 @@ test-lit: build
 test-python: build
 	$(PY) -m pytest -q test/python
 
-test: build
+# ruff over the Python sources; mypy over the package as built (MLIR's own
+# Python core carries no type information and is taken as Any).
+PACKAGE_MODULES := $(patsubst python/%,%,$(wildcard python/relax_mlir/*.py))
+lint: build
+	$(VENV)/bin/ruff check python/relax_mlir tools test/python bench
+	cd $(BUILD)/python_packages && $(VENV)/bin/mypy --config-file $(ROOT)/pyproject.toml $(PACKAGE_MODULES)
+
+test: build lint
 	$(VENV)/bin/lit -s $(BUILD)/test
 	$(PY) -m pytest -q test/python
 

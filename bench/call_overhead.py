@@ -16,10 +16,10 @@ from __future__ import annotations
 import ctypes
 import statistics
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
-
 import relax_mlir
 from relax_mlir.runtime import np_to_memref
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 
 import numpy as np
-
 import relax_mlir
 from relax_mlir._chain import tanh_chain
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view

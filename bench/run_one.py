@@ -132,7 +132,6 @@ def matmul_flops(workload: Any) -> dict[str, Any] | None:
 
 def measure(args: argparse.Namespace, row: dict[str, Any]) -> None:
     import numpy as np
-
     import reference
     import workloads
 

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import math
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 import numpy as np
 
@@ -88,7 +89,7 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
     # Peak bytes of the step's temporaries, when the system can tell:
     # `temp_bytes(reset=True)` before the steps, `temp_bytes(reset=False)` after.
-    temp_bytes: Optional[Callable[[bool], Optional[int]]] = None
+    temp_bytes: Callable[[bool], int | None] | None = None
 
 
 def _normal(name: str, shape: tuple[int, ...], scale: float = 1.0, offset: float = 0.0) -> InputSpec:

@@ -41,7 +41,8 @@ def _download(tmp: Path) -> Path:
 def _python_targets(targets_cmake: str, prefix: Path) -> str:
     """Keep only the MLIRPython* INTERFACE target blocks of MLIRTargets.cmake."""
     blocks = re.findall(
-        r"# Create imported target (MLIRPython\S+)\n(add_library\(.*?\n\n(?:set_target_properties\(.*?\n\)\n)?)",
+        r"# Create imported target (MLIRPython\S+)\n"
+        r"(add_library\(.*?\n\n(?:set_target_properties\(.*?\n\)\n)?)",
         targets_cmake, flags=re.S)
     out = [f'set(_IMPORT_PREFIX "{prefix.as_posix()}")\n']
     for name, body in blocks:

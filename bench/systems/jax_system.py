@@ -10,10 +10,10 @@ jax is imported). `deep_mlp_ckpt` wraps each segment in `jax.checkpoint`.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
-
 import workloads
 from workloads import Prepared, Workload
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
 import reference
 from workloads import Prepared, Workload
 

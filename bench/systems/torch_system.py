@@ -8,10 +8,10 @@ inter-op thread. `deep_mlp_ckpt` wraps each segment in
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
-
 import workloads
 from workloads import Prepared, Workload
 

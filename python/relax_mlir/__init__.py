@@ -3,13 +3,12 @@
 import ctypes as _ctypes
 import os as _os
 
-from . import _build_config
+from . import _libs
 
 # Load libMLIR into the global symbol scope before any extension: MLIR tells
 # traits and interfaces apart by the address of statics in inline templates, and
 # the relax library must resolve those to libMLIR's own copies.
-_ctypes.CDLL(_os.path.join(_build_config.LLVM_LIBRARY_DIR, "libMLIR.so.22.1"),
-             mode=_ctypes.RTLD_GLOBAL)
+_ctypes.CDLL(_os.path.join(_libs.LLVM_LIBRARY_DIR, _libs.MLIR_SONAME), mode=_ctypes.RTLD_GLOBAL)
 
 from ._compile import Executable, Function, compile  # noqa: E402
 from ._frontend import Lowered, Transformed, grad, jit, value_and_grad, vjp  # noqa: E402
@@ -22,6 +21,7 @@ from .errors import CompilationError, GradientError, InvalidIRError, RelaxMLIREr
 from .nn import checkpoint_segment as checkpoint  # noqa: E402
 
 __all__ = ["gradient", "compile", "lower", "STAGES", "memory_report", "memory_stats",
-           "jit", "grad", "value_and_grad", "vjp", "checkpoint", "ops", "OpInfo", "Lowered", "Transformed",
+           "jit", "grad", "value_and_grad", "vjp", "checkpoint", "ops", "OpInfo", "Lowered",
+           "Transformed",
            "Executable", "Function", "RelaxMLIRError", "GradientError", "CompilationError",
            "InvalidIRError", "TracingError"]

@@ -7,11 +7,10 @@ Used by the checkpointing tests and `bench/checkpoint_memory.py`: layer i is
 from __future__ import annotations
 
 import math
-from typing import Optional
 
 
 def tanh_chain(layers: int, batch: int = 32, width: int = 16,
-               segment: Optional[int] = None) -> str:
+               segment: int | None = None) -> str:
     """MLIR text of `@main(x, w, b)`; with `segment`, every `segment` layers form
     one checkpointed segment (0 means about sqrt(layers))."""
     if segment == 0:

@@ -4,16 +4,25 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Any, Iterator, Optional, Sequence, Union
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
-from . import _build_config, execution_engine, ir
-from ._module import (ModuleLike, TensorSpec, TupleSpec, TypeSpec, as_module, functions,
-                      parameter_names, type_spec)
-from ._stages import run_stages
-from .errors import CompilationError, format_mlir_error
+from . import _libs, execution_engine, ir
 from ._mlir_libs import _relax_runtime
+from ._module import (
+    ModuleLike,
+    TensorSpec,
+    TupleSpec,
+    TypeSpec,
+    as_module,
+    functions,
+    parameter_names,
+    type_spec,
+)
+from ._stages import run_stages
+from .errors import CompilationError
 
 _NUMPY_DTYPES = {
     "f16": np.float16, "f32": np.float32, "f64": np.float64,
@@ -22,7 +31,7 @@ _NUMPY_DTYPES = {
 
 def _openmp_runtime() -> str:
     """The OpenMP runtime that multi-threaded code calls, or a clear error."""
-    path = os.path.join(_build_config.LLVM_LIBRARY_DIR, "libomp.so")
+    path = _libs.OPENMP
     if not os.path.exists(path):
         raise CompilationError("num_threads > 1 needs the OpenMP runtime",
                                f"{path} is missing; install the Debian package libomp-22-dev, "
@@ -91,7 +100,7 @@ class Function:
     parameters), positionally or by parameter name."""
 
     def __init__(self, engine: Any, name: str, params: list[tuple[str, TypeSpec]],
-                 result: TypeSpec, contracted: Optional[set[int]] = None) -> None:
+                 result: TypeSpec, contracted: set[int] | None = None) -> None:
         self._engine = engine
         self.name = name
         self.params = params
@@ -114,7 +123,7 @@ class Function:
         # A leaf without a numpy dtype (bf16) makes the function uncallable
         # from numpy; the error is raised at the call, the rest of the module
         # stays usable.
-        self._unsupported: Union[TypeError, None] = None
+        self._unsupported: TypeError | None = None
         try:
             for where, spec in self._in_leaves:
                 _numpy_dtype(spec, f"argument '{where}' of {name}")
@@ -286,11 +295,12 @@ class Executable:
 
     @property
     def function_names(self) -> list[str]:
+        """The compiled public functions' names, sorted."""
         return sorted(self._functions)
 
 
 def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
-            num_threads: int = 1, dump_ir: Optional[str] = None) -> Executable:
+            num_threads: int = 1, dump_ir: str | None = None) -> Executable:
     """Lowers every function of `module` to LLVM and JIT-compiles the public ones.
 
     Only `target="cpu"` exists so far. The input module is left unchanged.
@@ -312,7 +322,7 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
         raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
     if not isinstance(num_threads, int) or isinstance(num_threads, bool) or num_threads < 1:
         raise ValueError(f"num_threads must be a positive int, got {num_threads!r}")
-    shared_libs = [_build_config.C_RUNNER_UTILS]
+    shared_libs = [_libs.C_RUNNER_UTILS]
     if num_threads > 1 and opt_level > 0:
         shared_libs.append(_openmp_runtime())
     module = as_module(module)

@@ -12,18 +12,29 @@ from __future__ import annotations
 import inspect
 import threading
 import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Union
 
 import numpy as np
 
 from . import ir
-from ._compile import Executable, compile as _compile
+from ._compile import Executable
+from ._compile import compile as _compile
 from ._gradient import gradient
 from ._module import functions
 from ._stages import LOWERING_STAGES, STAGES, check_stage, run_stages
-from ._trace import (Trace, Tracer, Treedef, as_leaf_array, current_trace, is_float,
-                     tree_flatten, tree_leaf_count, tree_unflatten)
+from ._trace import (
+    Trace,
+    Tracer,
+    Treedef,
+    as_leaf_array,
+    current_trace,
+    is_float,
+    tree_flatten,
+    tree_leaf_count,
+    tree_unflatten,
+)
 
 ArgNums = Union[int, Sequence[int]]
 
@@ -76,7 +87,7 @@ def _name(fn: Callable[..., Any]) -> str:
     return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
 
 
-def _positional_names(fn: Callable[..., Any]) -> Optional[list[str]]:
+def _positional_names(fn: Callable[..., Any]) -> list[str] | None:
     try:
         return [p.name for p in inspect.signature(fn).parameters.values()
                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -84,7 +95,7 @@ def _positional_names(fn: Callable[..., Any]) -> Optional[list[str]]:
         return None
 
 
-def _as_tuple(nums: Union[None, int, Sequence[int]], what: str) -> tuple[int, ...]:
+def _as_tuple(nums: None | int | Sequence[int], what: str) -> tuple[int, ...]:
     if nums is None:
         return ()
     if isinstance(nums, (int, np.integer)) and not isinstance(nums, bool):
@@ -119,9 +130,9 @@ class _Entry:
     """A traced signature: its modules and, once compiled, its function."""
 
     relax: ir.Module  # @main as traced
-    adjoint: Optional[ir.Module]  # @main_adjoint only (grad modes)
+    adjoint: ir.Module | None  # @main_adjoint only (grad modes)
     out_treedef: Treedef  # of the function's output (loss, or (loss, aux))
-    grad_treedefs: Optional[list[Treedef]]  # one per argnum
+    grad_treedefs: list[Treedef] | None  # one per argnum
     function: Any = None
     trace_context: Any = None
 
@@ -135,7 +146,7 @@ class Transformed:
 
     def __init__(self, fn: Callable[..., Any], mode: str, *, argnums: ArgNums = 0,
                  has_aux: bool = False, static_argnums: ArgNums = (),
-                 static_argnames: Union[str, Sequence[str]] = (), opt_level: int = 3,
+                 static_argnames: str | Sequence[str] = (), opt_level: int = 3,
                  num_threads: int = 1) -> None:
         if not callable(fn):
             raise TypeError(f"expected a function to transform, got {type(fn).__name__}")
@@ -325,7 +336,7 @@ class Transformed:
 
     # Inspection ------------------------------------------------------------
 
-    def lower(self, *args: Any, **kwargs: Any) -> "Lowered":
+    def lower(self, *args: Any, **kwargs: Any) -> Lowered:
         """Traces (and differentiates) for these arguments without running:
         `.as_text(stage)` shows the IR at each stage."""
         bound, leaves, paths, treedefs, statics = self._split(args, kwargs)
@@ -360,6 +371,7 @@ class Lowered:
 
     @property
     def stages(self) -> tuple[str, ...]:
+        """The stages `as_text` shows (`adjoint` only for gradients)."""
         return STAGES if self._entry.adjoint is not None else \
             tuple(s for s in STAGES if s != "adjoint")
 
@@ -385,8 +397,8 @@ class Lowered:
 # Public transformations
 # ----------------------------------------------------------------------------
 
-def jit(fn: Optional[Callable[..., Any]] = None, *, static_argnums: ArgNums = (),
-        static_argnames: Union[str, Sequence[str]] = (), opt_level: int = 3,
+def jit(fn: Callable[..., Any] | None = None, *, static_argnums: ArgNums = (),
+        static_argnames: str | Sequence[str] = (), opt_level: int = 3,
         num_threads: int = 1) -> Any:
     """`fn` compiled: traced once per signature into relax IR, lowered and
     JIT-compiled, cached. Arguments and results are numpy arrays, Python
@@ -405,7 +417,7 @@ def jit(fn: Optional[Callable[..., Any]] = None, *, static_argnums: ArgNums = ()
 
 
 def grad(fn: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False, *,
-         static_argnums: ArgNums = (), static_argnames: Union[str, Sequence[str]] = (),
+         static_argnums: ArgNums = (), static_argnames: str | Sequence[str] = (),
          opt_level: int = 3, num_threads: int = 1) -> Transformed:
     """The gradient of scalar-valued `fn` with respect to argument `argnums`
     (an int: that argument's gradient, of its structure; a tuple: a tuple of
@@ -417,7 +429,7 @@ def grad(fn: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False, *,
 
 
 def value_and_grad(fn: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False, *,
-                   static_argnums: ArgNums = (), static_argnames: Union[str, Sequence[str]] = (),
+                   static_argnums: ArgNums = (), static_argnames: str | Sequence[str] = (),
                    opt_level: int = 3, num_threads: int = 1) -> Transformed:
     """As `grad`, returning `(value, gradient)` (`((loss, aux), gradient)` with
     `has_aux`) from one compiled call."""
@@ -426,7 +438,7 @@ def value_and_grad(fn: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool =
                        opt_level=opt_level, num_threads=num_threads)
 
 
-_VJP_CACHE: "weakref.WeakKeyDictionary[Any, tuple[Transformed, Transformed]]" = \
+_VJP_CACHE: weakref.WeakKeyDictionary[Any, tuple[Transformed, Transformed]] = \
     weakref.WeakKeyDictionary()
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import operator
-from typing import Any, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from .errors import GradientError, format_mlir_error
 def gradient(
     module: ModuleLike,
     func: str = "main",
-    require_grads: Optional[Sequence[Union[int, str]]] = None,
+    require_grads: Sequence[int | str] | None = None,
     target_index: int = 0,
 ) -> ir.Module:
     """Differentiates `func` and returns a new module that also holds `<func>_adjoint`.
@@ -90,7 +91,7 @@ def _check_target_index(fn: Any, func: str, target_index: int) -> None:
                      f"value; pass target_index=0")
 
 
-def _resolve_params(names: list[str], wanted: Sequence[Union[int, str]], func: str) -> list[int]:
+def _resolve_params(names: list[str], wanted: Sequence[int | str], func: str) -> list[int]:
     if isinstance(wanted, (str, int, np.integer)):
         wanted = [wanted]
     indices = []

@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from . import ir, passmanager
 from ._mlir_libs import _relax_runtime
 from ._module import ModuleLike, as_module, clone_module, functions, require_function
 from .errors import RelaxMLIRError, format_mlir_error
 
 
-def memory_report(module: ModuleLike, func: Optional[str] = None) -> dict[str, int]:
+def memory_report(module: ModuleLike, func: str | None = None) -> dict[str, int]:
     """Peak bytes of tensors live at once in each function (or just `func`).
 
     Counted in program order from each tensor's definition to its last use;

@@ -27,7 +27,7 @@ def as_module(module: ModuleLike) -> ir.Module:
         raise RelaxMLIRError("could not parse the MLIR text", format_mlir_error(e)) from None
 
 
-def _current_context() -> "ir.Context | None":
+def _current_context() -> ir.Context | None:
     try:
         return ir.Context.current
     except ValueError:
@@ -86,7 +86,7 @@ class TensorSpec:
 class TupleSpec:
     """A tuple type of nested specs."""
 
-    fields: tuple["TypeSpec", ...]
+    fields: tuple[TypeSpec, ...]
 
     def __str__(self) -> str:
         return "tuple<" + ", ".join(str(f) for f in self.fields) + ">"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Optional, Sequence, Union
+from collections.abc import Sequence
 
 from . import ir, passmanager
 from ._module import ModuleLike, as_module, clone_module
@@ -40,7 +40,7 @@ def pipeline(opt_level: int = 3, num_threads: int = 1, from_stage: str = "relax"
 
 
 def run_stages(module: ir.Module, opt_level: int, num_threads: int,
-               to_stage: str = "llvm", dump_ir: Optional[str] = None) -> ir.Module:
+               to_stage: str = "llvm", dump_ir: str | None = None) -> ir.Module:
     """A lowered copy of `module` (left unchanged) at `to_stage`; with
     `dump_ir`, each stage's IR is written there as `<n>-<stage>.mlir`."""
     lowered = clone_module(module)
@@ -67,8 +67,8 @@ def _write(module: ir.Module, path: str) -> None:
         f.write(module.operation.get_asm(enable_debug_info=True))
 
 
-def lower(module: ModuleLike, stage: str = "llvm", *, func: Optional[str] = None,
-          require_grads: Optional[Sequence[Union[int, str]]] = None, target_index: int = 0,
+def lower(module: ModuleLike, stage: str = "llvm", *, func: str | None = None,
+          require_grads: Sequence[int | str] | None = None, target_index: int = 0,
           opt_level: int = 3, num_threads: int = 1) -> ir.Module:
     """A copy of `module` (left unchanged) lowered to `stage`.
 

@@ -14,22 +14,22 @@ import inspect
 import os
 import sys
 import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Optional, Sequence, Union
+from typing import Any, Union
 
 import numpy as np
 
 from . import ir, passmanager
-from .dialects import arith
+from .dialects import arith, relax
 from .dialects import func as func_d
-from .dialects import relax
 from .errors import RelaxMLIRError, format_mlir_error
 
 # numpy dtype <-> MLIR element type of relax tensors (bf16 has no numpy dtype).
-_ELEMENT_OF = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
+_ELEMENT_OF: dict[np.dtype, str] = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
                np.dtype(np.float64): "f64", np.dtype(np.bool_): "i1",
                np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
-_DTYPE_OF = {v: k for k, v in _ELEMENT_OF.items()}
+_DTYPE_OF: dict[str, np.dtype] = {v: k for k, v in _ELEMENT_OF.items()}
 # Promotion order between traced arrays (as JAX: an int with a float gives the float).
 _RANK = {"i1": 0, "i32": 1, "i64": 2, "f16": 3, "f32": 4, "f64": 5}
 
@@ -37,6 +37,9 @@ _RANK = {"i1": 0, "i32": 1, "i64": 2, "f16": 3, "f32": 4, "f64": 5}
 class TracingError(RelaxMLIRError, ValueError):
     """An operation on traced arrays is invalid (shapes, dtypes, attributes);
     the message names the user's `file:line` where it was called."""
+
+
+TracingError.__module__ = "relax_mlir"
 
 
 def element_type(dtype: Any) -> ir.Type:
@@ -60,7 +63,9 @@ def is_float(dtype: Any) -> bool:
 # is a leaf.
 # ----------------------------------------------------------------------------
 
-Treedef = Any  # nested tuples: ("leaf",), ("none",), ("tuple"|"list", children), ("dict", keys, children)
+# Nested tuples: ("leaf",), ("none",), ("tuple" | "list", children),
+# ("namedtuple", type, children), ("dict", keys, children).
+Treedef = Any
 _LEAF: Treedef = ("leaf",)
 
 
@@ -76,7 +81,8 @@ def tree_flatten(tree: Any, path: str = "") -> tuple[list[Any], list[str], Treed
             kids = tuple(walk(v, f"{where}[{i}]") for i, v in enumerate(node))
             return ("tuple" if isinstance(node, tuple) else "list", kids)
         if isinstance(node, tuple):  # a namedtuple
-            kids = tuple(walk(v, f"{where}.{k}") for k, v in zip(node._fields, node))
+            fields = node._fields  # type: ignore[attr-defined]
+            kids = tuple(walk(v, f"{where}.{k}") for k, v in zip(fields, node))
             return ("namedtuple", type(node), kids)
         if isinstance(node, dict):
             try:
@@ -149,13 +155,13 @@ def user_location() -> ir.Location:
 
 class _State(threading.local):
     def __init__(self) -> None:
-        self.stack: list["Trace"] = []
+        self.stack: list[Trace] = []
 
 
 _STATE = _State()
 
 
-def current_trace() -> Optional["Trace"]:
+def current_trace() -> Trace | None:
     return _STATE.stack[-1] if _STATE.stack else None
 
 
@@ -171,10 +177,10 @@ class Trace:
         except BaseException:
             self.context.__exit__(None, None, None)
             raise
-        self.block: Optional[ir.Block] = None
+        self.block: ir.Block | None = None
         self.func: Any = None
 
-    def begin(self, name: str, params: Sequence[tuple[str, Sequence[int], Any]]) -> list["Tracer"]:
+    def begin(self, name: str, params: Sequence[tuple[str, Sequence[int], Any]]) -> list[Tracer]:
         """Starts `@name` with the given (name, shape, dtype) parameters."""
         types = [tensor_type(s, d) for _, s, d in params]
         with ir.InsertionPoint(self.module.body), ir.Location.unknown():
@@ -202,7 +208,7 @@ class Trace:
         except ir.MLIRError as e:  # pragma: no cover - the pass does not fail
             raise TracingError("the traced function is invalid IR", format_mlir_error(e)) from None
 
-    def __enter__(self) -> "Trace":
+    def __enter__(self) -> Trace:
         _STATE.stack.append(self)
         return self
 
@@ -231,7 +237,7 @@ class Trace:
             name = op or getattr(builder, "__name__", "op")
             raise TracingError(f"{_where(loc)}: invalid {name}", format_mlir_error(e)) from None
 
-    def constant(self, value: Any, dtype: Any = None) -> "Tracer":
+    def constant(self, value: Any, dtype: Any = None) -> Tracer:
         """An `arith.constant` tensor of `value` (numpy array or scalar)."""
         array = np.asarray(value, dtype=dtype)
         if array.dtype not in _ELEMENT_OF:
@@ -274,10 +280,12 @@ class Tracer:
 
     @property
     def ndim(self) -> int:
+        """The number of dimensions."""
         return len(self.shape)
 
     @property
     def size(self) -> int:
+        """The number of elements."""
         return int(np.prod(self.shape, dtype=np.int64))
 
     def __repr__(self) -> str:
@@ -298,7 +306,7 @@ class Tracer:
                         "functions were called on it); use relax_mlir.numpy's functions "
                         "inside traced code")
 
-    def __iter__(self) -> Iterator["Tracer"]:
+    def __iter__(self) -> Iterator[Tracer]:
         for i in range(len(self)):
             yield self[i]
 
@@ -306,70 +314,82 @@ class Tracer:
         return id(self)
 
     # Operators: the numpy module implements them.
-    def __add__(self, o: Any) -> "Tracer": return _rnp().add(self, o)
-    def __radd__(self, o: Any) -> "Tracer": return _rnp().add(o, self)
-    def __sub__(self, o: Any) -> "Tracer": return _rnp().subtract(self, o)
-    def __rsub__(self, o: Any) -> "Tracer": return _rnp().subtract(o, self)
-    def __mul__(self, o: Any) -> "Tracer": return _rnp().multiply(self, o)
-    def __rmul__(self, o: Any) -> "Tracer": return _rnp().multiply(o, self)
-    def __truediv__(self, o: Any) -> "Tracer": return _rnp().divide(self, o)
-    def __rtruediv__(self, o: Any) -> "Tracer": return _rnp().divide(o, self)
-    def __pow__(self, o: Any) -> "Tracer": return _rnp().power(self, o)
-    def __rpow__(self, o: Any) -> "Tracer": return _rnp().power(o, self)
-    def __matmul__(self, o: Any) -> "Tracer": return _rnp().matmul(self, o)
-    def __rmatmul__(self, o: Any) -> "Tracer": return _rnp().matmul(o, self)
-    def __neg__(self) -> "Tracer": return _rnp().negative(self)
-    def __pos__(self) -> "Tracer": return self
-    def __abs__(self) -> "Tracer": return _rnp().abs(self)
-    def __lt__(self, o: Any) -> "Tracer": return _rnp().less(self, o)
-    def __le__(self, o: Any) -> "Tracer": return _rnp().less_equal(self, o)
-    def __gt__(self, o: Any) -> "Tracer": return _rnp().greater(self, o)
-    def __ge__(self, o: Any) -> "Tracer": return _rnp().greater_equal(self, o)
-    def __eq__(self, o: Any) -> "Tracer": return _rnp().equal(self, o)  # type: ignore[override]
-    def __ne__(self, o: Any) -> "Tracer": return _rnp().not_equal(self, o)  # type: ignore[override]
-    def __getitem__(self, key: Any) -> "Tracer": return _rnp().getitem(self, key)
+    def __add__(self, o: Any) -> Tracer: return _rnp().add(self, o)
+    def __radd__(self, o: Any) -> Tracer: return _rnp().add(o, self)
+    def __sub__(self, o: Any) -> Tracer: return _rnp().subtract(self, o)
+    def __rsub__(self, o: Any) -> Tracer: return _rnp().subtract(o, self)
+    def __mul__(self, o: Any) -> Tracer: return _rnp().multiply(self, o)
+    def __rmul__(self, o: Any) -> Tracer: return _rnp().multiply(o, self)
+    def __truediv__(self, o: Any) -> Tracer: return _rnp().divide(self, o)
+    def __rtruediv__(self, o: Any) -> Tracer: return _rnp().divide(o, self)
+    def __pow__(self, o: Any) -> Tracer: return _rnp().power(self, o)
+    def __rpow__(self, o: Any) -> Tracer: return _rnp().power(o, self)
+    def __matmul__(self, o: Any) -> Tracer: return _rnp().matmul(self, o)
+    def __rmatmul__(self, o: Any) -> Tracer: return _rnp().matmul(o, self)
+    def __neg__(self) -> Tracer: return _rnp().negative(self)
+    def __pos__(self) -> Tracer: return self
+    def __abs__(self) -> Tracer: return _rnp().abs(self)
+    def __lt__(self, o: Any) -> Tracer: return _rnp().less(self, o)
+    def __le__(self, o: Any) -> Tracer: return _rnp().less_equal(self, o)
+    def __gt__(self, o: Any) -> Tracer: return _rnp().greater(self, o)
+    def __ge__(self, o: Any) -> Tracer: return _rnp().greater_equal(self, o)
+    def __eq__(self, o: Any) -> Tracer: return _rnp().equal(self, o)  # type: ignore[override]
+    def __ne__(self, o: Any) -> Tracer: return _rnp().not_equal(self, o)  # type: ignore[override]
+    def __getitem__(self, key: Any) -> Tracer: return _rnp().getitem(self, key)
 
     @property
-    def T(self) -> "Tracer":
+    def T(self) -> Tracer:
+        """The array with its axes reversed (no copy: a transposed indexing map)."""
         return _rnp().transpose(self)
 
-    def sum(self, axis: Any = None, keepdims: bool = False) -> "Tracer":
+    def sum(self, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """Sum over `axis` (numpy.sum)."""
         return _rnp().sum(self, axis, keepdims=keepdims)
 
-    def mean(self, axis: Any = None, keepdims: bool = False) -> "Tracer":
+    def mean(self, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """Mean over `axis`."""
         return _rnp().mean(self, axis, keepdims=keepdims)
 
-    def var(self, axis: Any = None, keepdims: bool = False) -> "Tracer":
+    def var(self, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """Population variance over `axis`."""
         return _rnp().var(self, axis, keepdims=keepdims)
 
-    def max(self, axis: Any = None, keepdims: bool = False) -> "Tracer":
+    def max(self, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """Maximum over `axis`."""
         return _rnp().max(self, axis, keepdims=keepdims)
 
-    def min(self, axis: Any = None, keepdims: bool = False) -> "Tracer":
+    def min(self, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """Minimum over `axis`."""
         return _rnp().min(self, axis, keepdims=keepdims)
 
-    def prod(self, axis: Any = None, keepdims: bool = False) -> "Tracer":
+    def prod(self, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """Product over `axis`."""
         return _rnp().prod(self, axis, keepdims=keepdims)
 
-    def reshape(self, *shape: Any) -> "Tracer":
+    def reshape(self, *shape: Any) -> Tracer:
+        """The array in a new shape (a tuple or the sizes; one may be -1)."""
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
         return _rnp().reshape(self, shape)
 
-    def transpose(self, *axes: Any) -> "Tracer":
+    def transpose(self, *axes: Any) -> Tracer:
+        """The array with its axes permuted (reversed when none are given)."""
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = tuple(axes[0])
         return _rnp().transpose(self, axes or None)
 
-    def astype(self, dtype: Any) -> "Tracer":
+    def astype(self, dtype: Any) -> Tracer:
+        """The array converted to `dtype`."""
         return _rnp().astype(self, dtype)
 
-    def flatten(self) -> "Tracer":
+    def flatten(self) -> Tracer:
+        """The array as 1-D."""
         return _rnp().ravel(self)
 
     ravel = flatten
 
-    def squeeze(self, axis: Any = None) -> "Tracer":
+    def squeeze(self, axis: Any = None) -> Tracer:
+        """The array without its size-1 axes `axis` (all when None)."""
         return _rnp().squeeze(self, axis)
 
 

@@ -15,13 +15,13 @@ import argparse
 import os
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 import relax_mlir
 import relax_mlir.nn as nn
-import relax_mlir.numpy as rnp
 
 Params = dict[str, np.ndarray]
 

@@ -8,7 +8,8 @@ or a pair). Use them inside a function given to `relax_mlir.jit`/`grad`.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Any, Union
 
 import numpy as _np
 
@@ -113,7 +114,7 @@ def _pair(value: IntPair, what: str) -> list[int]:
     return value
 
 
-def _padding(value: Union[int, Sequence[int]]) -> list[int]:
+def _padding(value: int | Sequence[int]) -> list[int]:
     """top, left, bottom, right from an int, a (h, w) pair or four values."""
     if isinstance(value, (int, _np.integer)):
         return [int(value)] * 4
@@ -128,7 +129,7 @@ def _padding(value: Union[int, Sequence[int]]) -> list[int]:
 
 @_traced
 def conv2d(x: Any, w: Any, bias: Any = None, stride: IntPair = 1,
-           padding: Union[int, Sequence[int]] = 0, dilation: IntPair = 1,
+           padding: int | Sequence[int] = 0, dilation: IntPair = 1,
            groups: int = 1) -> Tracer:
     """2-D convolution of NCHW `x` with OIHW `w` (relax.conv2d), plus `bias`
     (O,) when given, as torch.nn.functional.conv2d."""
@@ -141,8 +142,8 @@ def conv2d(x: Any, w: Any, bias: Any = None, stride: IntPair = 1,
 
 
 @_traced
-def max_pool2d(x: Any, kernel_size: IntPair, stride: Optional[IntPair] = None,
-               padding: Union[int, Sequence[int]] = 0, dilation: IntPair = 1,
+def max_pool2d(x: Any, kernel_size: IntPair, stride: IntPair | None = None,
+               padding: int | Sequence[int] = 0, dilation: IntPair = 1,
                ceil_mode: bool = False) -> Tracer:
     """Max pooling of NCHW `x` (relax.max_pool2d); `stride` defaults to the
     kernel size."""
@@ -154,8 +155,8 @@ def max_pool2d(x: Any, kernel_size: IntPair, stride: Optional[IntPair] = None,
 
 
 @_traced
-def avg_pool2d(x: Any, kernel_size: IntPair, stride: Optional[IntPair] = None,
-               padding: Union[int, Sequence[int]] = 0, ceil_mode: bool = False,
+def avg_pool2d(x: Any, kernel_size: IntPair, stride: IntPair | None = None,
+               padding: int | Sequence[int] = 0, ceil_mode: bool = False,
                count_include_pad: bool = False) -> Tracer:
     """Average pooling of NCHW `x` (relax.avg_pool2d); `stride` defaults to the
     kernel size."""
@@ -167,7 +168,7 @@ def avg_pool2d(x: Any, kernel_size: IntPair, stride: Optional[IntPair] = None,
 
 
 @_traced
-def layer_norm(x: Any, gamma: Any, beta: Any, axes: Union[int, Sequence[int]] = -1,
+def layer_norm(x: Any, gamma: Any, beta: Any, axes: int | Sequence[int] = -1,
                epsilon: float = 1e-5) -> Tracer:
     """(x - mean) / sqrt(var + epsilon) * gamma + beta over `axes` (relax.layer_norm)."""
     x = _float(x)

@@ -22,13 +22,23 @@ from __future__ import annotations
 
 import builtins
 import functools
-from typing import Any, Callable, Optional, Sequence, Union
+from collections.abc import Callable, Sequence
+from typing import Any, Union
 
 import numpy as _np
 
 from . import ir
-from ._trace import (_ELEMENT_OF, _RANK, Trace, Tracer, TracingError, current_trace,
-                     element_type, is_float, tensor_type)
+from ._trace import (
+    _ELEMENT_OF,
+    _RANK,
+    Trace,
+    Tracer,
+    TracingError,
+    current_trace,
+    element_type,
+    is_float,
+    tensor_type,
+)
 from .dialects import relax as _r
 
 float16, float32, float64 = _np.float16, _np.float32, _np.float64
@@ -46,8 +56,8 @@ __all__ = [
     "ones_like", "pad", "permute_dims", "power", "prod", "ravel", "reshape", "rsqrt", "sin",
     "split", "sqrt", "square", "squeeze", "stack", "subtract", "sum", "swapaxes", "take",
     "tan", "tanh", "tile", "transpose", "tril", "triu", "true_divide", "var", "where",
-    "zeros", "zeros_like", "asarray", "erf", "sign", "amax", "amin", "getitem", "float16", "float32", "float64", "int32",
-    "int64", "bool_", "ndarray", "pi", "e", "inf", "nan",
+    "zeros", "zeros_like", "asarray", "erf", "sign", "amax", "amin", "getitem", "float16",
+    "float32", "float64", "int32", "int64", "bool_", "ndarray", "pi", "e", "inf", "nan",
 ]
 
 
@@ -115,7 +125,7 @@ def _promote(*xs: Any) -> list[Tracer]:
             else astype(x, target) for x in xs]
 
 
-def _axes(axis: Axis) -> Optional[list[int]]:
+def _axes(axis: Axis) -> list[int] | None:
     if axis is None:
         return None
     if isinstance(axis, (int, _np.integer)):
@@ -303,7 +313,7 @@ def var(x: Any, axis: Axis = None, keepdims: builtins.bool = False) -> Tracer:
 
 
 @_traced
-def cumsum(x: Any, axis: Optional[int] = None) -> Tracer:
+def cumsum(x: Any, axis: int | None = None) -> Tracer:
     """Cumulative sum along `axis` (the flattened array when None), as np.cumsum."""
     x = asarray(x)
     if axis is None:
@@ -372,7 +382,7 @@ def ravel(x: Any) -> Tracer:
 
 
 @_traced
-def transpose(x: Any, axes: Optional[Sequence[int]] = None) -> Tracer:
+def transpose(x: Any, axes: Sequence[int] | None = None) -> Tracer:
     """`x` with its axes permuted (reversed when `axes` is None): relax.permute_dims,
     which the compiler folds into the consumer's indexing (no copy)."""
     x = asarray(x)
@@ -394,7 +404,7 @@ def swapaxes(x: Any, axis1: int, axis2: int) -> Tracer:
 
 
 @_traced
-def expand_dims(x: Any, axis: Union[int, Sequence[int]]) -> Tracer:
+def expand_dims(x: Any, axis: int | Sequence[int]) -> Tracer:
     """`x` with new size-1 axes at the positions `axis` of the result."""
     return _emit(_r.expand_dims, asarray(x), _axes(axis))
 
@@ -432,7 +442,7 @@ def stack(arrays: Sequence[Any], axis: int = 0) -> Tracer:
 
 
 @_traced
-def split(x: Any, indices_or_sections: Union[int, Sequence[int]], axis: int = 0) -> list[Tracer]:
+def split(x: Any, indices_or_sections: int | Sequence[int], axis: int = 0) -> list[Tracer]:
     """`x` split along `axis` into equal sections or at the given indices, as
     np.split (relax.split; a list of arrays)."""
     x = asarray(x)
@@ -448,7 +458,7 @@ def split(x: Any, indices_or_sections: Union[int, Sequence[int]], axis: int = 0)
 
 
 @_traced
-def take(x: Any, indices: Any, axis: Optional[int] = None) -> Tracer:
+def take(x: Any, indices: Any, axis: int | None = None) -> Tracer:
     """Elements of `x` at integer `indices` along `axis` (of the flattened
     array when None), as np.take (relax.take)."""
     x = asarray(x)
@@ -459,7 +469,7 @@ def take(x: Any, indices: Any, axis: Optional[int] = None) -> Tracer:
 
 
 @_traced
-def tile(x: Any, reps: Union[int, Sequence[int]]) -> Tracer:
+def tile(x: Any, reps: int | Sequence[int]) -> Tracer:
     """`x` repeated `reps` times along each axis, as np.tile."""
     return _emit(_r.tile, asarray(x), _axes(reps))
 
@@ -507,8 +517,13 @@ def getitem(x: Tracer, key: Any) -> Tracer:
     advanced = [i for i, k in enumerate(k for k in key if k is not None)
                 if isinstance(k, (Tracer, _np.ndarray, list, int, _np.integer))]
 
-    axes, begin, end, strides = [], [], [], []
-    drop, new_axes, array_index = [], [], None
+    axes: list[int] = []
+    begin: list[int] = []
+    end: list[int] = []
+    strides: list[int] = []
+    drop: list[int] = []
+    new_axes: list[int] = []
+    array_index: Any = None
     dim = 0
     out_pos = 0  # position in the result after slicing and new axes
     for k in key:
@@ -522,14 +537,20 @@ def getitem(x: Tracer, key: Any) -> Tracer:
             if not -size <= i < size:
                 raise IndexError(f"index {i} is out of bounds for axis {dim} with size {size}")
             i %= size
-            axes.append(dim), begin.append(i), end.append(i + 1), strides.append(1)
+            axes.append(dim)
+            begin.append(i)
+            end.append(i + 1)
+            strides.append(1)
             drop.append(dim)
         elif isinstance(k, slice):
             start, stop, step = k.indices(size)
             if (start, stop, step) != (0, size, 1):
                 if step < 0 and stop < 0:
                     stop = -size - 1  # before element 0
-                axes.append(dim), begin.append(start), end.append(stop), strides.append(step)
+                axes.append(dim)
+                begin.append(start)
+                end.append(stop)
+                strides.append(step)
             out_pos += 1
         elif isinstance(k, (Tracer, _np.ndarray, list)):
             if array_index is not None:
@@ -617,7 +638,7 @@ def full_like(x: Any, fill_value: Any) -> Tracer:
 
 
 @_traced
-def arange(start: int, stop: Optional[int] = None, step: int = 1, dtype: Any = _np.int64) -> Tracer:
+def arange(start: int, stop: int | None = None, step: int = 1, dtype: Any = _np.int64) -> Tracer:
     """np.arange as a constant (shapes are static, so the values are too)."""
     return asarray(_np.arange(start, stop, step, dtype=dtype)) if stop is not None else \
         asarray(_np.arange(start, dtype=dtype))

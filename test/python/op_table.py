@@ -29,11 +29,11 @@ the dialect lacks, and that every reference runs on its samples.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from typing import Any
 
 import numpy as np
-
 import relax_testing as rt
 
 Shape = tuple[int, ...]
@@ -76,7 +76,7 @@ class Input:
 
     name: str
     shape: Shape
-    values: Union[tuple, Sampler] = (-2.0, 2.0)
+    values: tuple | Sampler = (-2.0, 2.0)
     dtype: Any = None
 
     def element_type(self, dtype: Any) -> Any:
@@ -102,12 +102,12 @@ class OpCase:
     attrs: Mapping[str, Any] = field(default_factory=dict)
     dtypes: tuple = FLOAT                  # the forward test's element types
     result: Any = SAME                     # SAME, BOOL or a fixed result element type
-    grad: Optional[tuple[str, ...]] = None  # None: every float input (none for int/bool results)
+    grad: tuple[str, ...] | None = None  # None: every float input (none for int/bool results)
     grad_dtype: Any = F64
     kinks: tuple[float, ...] = ()          # gradient samples keep kink_margin away from these
     kink_margin: float = 0.1
     tol: Mapping[Any, tuple[float, float]] = field(default_factory=dict)  # forward (rtol, atol)
-    grad_tol: Optional[tuple[float, float]] = None
+    grad_tol: tuple[float, float] | None = None
     label: str = ""                        # distinguishes configurations with equal ids
     note: str = ""
 
@@ -186,7 +186,7 @@ def with_f16(dtypes: tuple, add: bool) -> tuple:
 
 
 def case(op: str, inputs: Sequence[Input], reference: Callable[..., Any],
-         attrs: Optional[Mapping[str, Any]] = None, **kw: Any) -> OpCase:
+         attrs: Mapping[str, Any] | None = None, **kw: Any) -> OpCase:
     return OpCase(op, tuple(inputs), reference, dict(attrs or {}), **kw)
 
 
@@ -284,7 +284,7 @@ def cross_entropy_with_logits(pred: np.ndarray, labels: np.ndarray) -> np.ndarra
 def nll_loss(reduction: str = "mean", ignore_index: int = -100) -> Callable[..., np.ndarray]:
     """PyTorch's F.nll_loss: pred (N, C), (C) or (N, C, d1..dk); targets (N), ()
     or (N, d1..dk); optional weights (C)."""
-    def f(pred: np.ndarray, target: np.ndarray, weight: Optional[np.ndarray] = None) -> Any:
+    def f(pred: np.ndarray, target: np.ndarray, weight: np.ndarray | None = None) -> Any:
         classes = pred.shape[0] if pred.ndim == 1 else pred.shape[1]
         w = np.ones(classes) if weight is None else weight
         t = np.asarray(target).astype(np.int64)
@@ -315,7 +315,7 @@ def layer_norm(axes: Sequence[int], epsilon: float = 1e-5) -> Callable[..., np.n
 
 
 def strided_slice(axes: Sequence[int], begin: Sequence[int], end: Sequence[int],
-                  strides: Optional[Sequence[int]] = None) -> Callable[[np.ndarray], np.ndarray]:
+                  strides: Sequence[int] | None = None) -> Callable[[np.ndarray], np.ndarray]:
     def f(x: np.ndarray) -> np.ndarray:
         index = [slice(None)] * x.ndim
         for k, a in enumerate(axes):
@@ -329,7 +329,7 @@ def pad(pad_width: Sequence[int], value: float = 0.0) -> Callable[[np.ndarray], 
     return lambda x: np.pad(x, pairs, mode="constant", constant_values=value)
 
 
-def reduce(fn: Callable[..., np.ndarray], axis: Optional[Sequence[int]],
+def reduce(fn: Callable[..., np.ndarray], axis: Sequence[int] | None,
            keepdims: bool) -> Callable[[np.ndarray], np.ndarray]:
     np_axis = None if axis is None else tuple(axis)
     return lambda x: fn(x, axis=np_axis, keepdims=keepdims)
@@ -349,7 +349,7 @@ UNARY_F16_SHAPE = (3, 4)
 
 
 def unary(op: str, ref: Callable[..., Any], dtypes: tuple = FLOAT,
-          values: Union[tuple, Sampler] = (-2.0, 2.0), attrs: Optional[dict] = None,
+          values: tuple | Sampler = (-2.0, 2.0), attrs: dict | None = None,
           shapes: Sequence[Shape] = UNARY_SHAPES, f16: bool = True, **kw: Any) -> list[OpCase]:
     return [case(op, [Input("x", s, values)], ref, attrs,
                  dtypes=with_f16(dtypes, f16 and s == UNARY_F16_SHAPE), **kw) for s in shapes]
@@ -369,7 +369,7 @@ BINARY_F16_SHAPES = ((3, 4), (4,))
 
 
 def binary(op: str, ref: Callable[..., Any], dtypes: tuple = NUMERIC,
-           a: Union[tuple, Sampler] = (-9.0, 9.0), b: Union[tuple, Sampler] = (-9.0, 9.0),
+           a: tuple | Sampler = (-9.0, 9.0), b: tuple | Sampler = (-9.0, 9.0),
            shapes: Sequence[tuple[Shape, Shape]] = BINARY_SHAPES, f16: bool = True,
            **kw: Any) -> list[OpCase]:
     return [case(op, [Input("a", sa, a), Input("b", sb, b)], ref,
@@ -409,7 +409,7 @@ REDUCTION_F16_CONFIG = ((2, 3, 4), [1], True)
 
 
 def reduction(op: str, fn: Callable[..., Any], dtypes: tuple = NUMERIC,
-              values: Union[tuple, Sampler] = (-9.0, 9.0),
+              values: tuple | Sampler = (-9.0, 9.0),
               configs: Sequence[tuple] = REDUCTION_AXES, **kw: Any) -> list[OpCase]:
     return [case(op, [Input("x", s, values)], reduce(fn, axis, keepdims),
                  {"axis": axis, "keepdims": keepdims},
@@ -417,7 +417,7 @@ def reduction(op: str, fn: Callable[..., Any], dtypes: tuple = NUMERIC,
             for s, axis, keepdims in configs]
 
 
-def shaped(op: str, configs: Sequence[tuple[Sequence[Shape], Optional[dict], Callable]],
+def shaped(op: str, configs: Sequence[tuple[Sequence[Shape], dict | None, Callable]],
            dtypes: tuple = ANY, names: Sequence[str] = ("x",), **kw: Any) -> list[OpCase]:
     """Shape-manipulation cases: (input shapes, attrs, reference) per configuration."""
     out = []
@@ -427,8 +427,8 @@ def shaped(op: str, configs: Sequence[tuple[Sequence[Shape], Optional[dict], Cal
     return out
 
 
-def nll(pred: Shape, target: Shape, reduction: Optional[str] = None, weighted: bool = False,
-        ignore_index: Optional[int] = None, ignored: Sequence[int] = (),
+def nll(pred: Shape, target: Shape, reduction: str | None = None, weighted: bool = False,
+        ignore_index: int | None = None, ignored: Sequence[int] = (),
         targets_dtype: Any = I64) -> OpCase:
     """An nll_loss case; the first len(ignored) targets are set to `ignored`."""
     classes = pred[0] if len(pred) == 1 else pred[1]
@@ -442,7 +442,7 @@ def nll(pred: Shape, target: Shape, reduction: Optional[str] = None, weighted: b
                 {"reduction": reduction, "ignore_index": ignore_index}, label=label)
 
 
-def layer_norm_case(x: Shape, axes: list[int], epsilon: Optional[float] = None,
+def layer_norm_case(x: Shape, axes: list[int], epsilon: float | None = None,
                     f16: bool = False) -> OpCase:
     """gamma and beta have the normalized axes' extents, in axis order."""
     params = tuple(x[a] for a in sorted(a % len(x) for a in axes))
@@ -478,7 +478,7 @@ def conv2d(strides: Sequence[int] = (1, 1), padding: Sequence[int] = (0, 0, 0, 0
     return ref
 
 
-def pool2d(kind: str, pool_size: Sequence[int], strides: Optional[Sequence[int]] = None,
+def pool2d(kind: str, pool_size: Sequence[int], strides: Sequence[int] | None = None,
            padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
            ceil_mode: bool = False, count_include_pad: bool = False) -> Callable[..., np.ndarray]:
     """relax.max_pool2d / avg_pool2d as PyTorch defines them, window by window."""

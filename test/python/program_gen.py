@@ -64,8 +64,9 @@ import time
 import traceback
 import warnings
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -109,7 +110,7 @@ class TensorType:
 
 @dataclass(frozen=True)
 class TupleType:
-    fields: tuple["Type", ...]
+    fields: tuple[Type, ...]
 
     def __str__(self) -> str:
         return "tuple<" + ", ".join(str(f) for f in self.fields) + ">"
@@ -201,7 +202,7 @@ def _divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _reduction(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
     """A reference taking the contract's attributes (axis: absent = all axes)."""
-    def reduce(x: np.ndarray, axis: Optional[Sequence[int]] = None,
+    def reduce(x: np.ndarray, axis: Sequence[int] | None = None,
                keepdims: bool = False) -> np.ndarray:
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # the mean of an empty slice is nan
@@ -209,7 +210,7 @@ def _reduction(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
     return reduce
 
 
-def _permute_dims(x: np.ndarray, axes: Optional[Sequence[int]] = None) -> np.ndarray:
+def _permute_dims(x: np.ndarray, axes: Sequence[int] | None = None) -> np.ndarray:
     return np.transpose(x, None if axes is None else tuple(axes))
 
 
@@ -306,7 +307,7 @@ def _compare_jump(fn: Callable[..., np.ndarray]) -> Callable[..., Any]:
     return jump
 
 
-def _reduced_axes(x: np.ndarray, axis: Optional[Sequence[int]]) -> list[int]:
+def _reduced_axes(x: np.ndarray, axis: Sequence[int] | None) -> list[int]:
     """The axes a reduction's `axis` attribute names, non-negative and sorted."""
     return list(range(x.ndim)) if axis is None else sorted(a % x.ndim for a in axis)
 
@@ -315,7 +316,7 @@ def _extremum_corner(top: bool) -> Callable[..., Any]:
     """The kink record of max (top) / min: which element of each reduced group is
     the extremum (numpy's first one on a tie), and its gap to the runner-up
     (a tie is a corner: the gradient moves to another element there)."""
-    def corner(x: np.ndarray, axis: Optional[Sequence[int]] = None,
+    def corner(x: np.ndarray, axis: Sequence[int] | None = None,
                keepdims: bool = False) -> Any:
         red = _reduced_axes(x, axis)
         kept = [d for d in range(x.ndim) if d not in red]
@@ -363,7 +364,7 @@ def _nll_valid(pred: np.ndarray, targets: np.ndarray, ignore_index: int) -> np.n
     return (targets != ignore_index) & (targets >= 0) & (targets < classes)
 
 
-def _nll_loss(pred: np.ndarray, targets: np.ndarray, weights: Optional[np.ndarray] = None,
+def _nll_loss(pred: np.ndarray, targets: np.ndarray, weights: np.ndarray | None = None,
               reduction: str = "mean", ignore_index: int = -100) -> np.ndarray:
     """PyTorch's nll_loss: pred (C), (N, C) or (N, C, d1..dk), targets pred's shape
     without the class axis; a target equal to ignore_index or outside [0, C) gives
@@ -410,7 +411,7 @@ def _expand_dims(x: np.ndarray, axis: Sequence[int]) -> np.ndarray:
     return np.expand_dims(x, tuple(axis))
 
 
-def _squeeze(x: np.ndarray, axis: Optional[Sequence[int]] = None) -> np.ndarray:
+def _squeeze(x: np.ndarray, axis: Sequence[int] | None = None) -> np.ndarray:
     return np.squeeze(x, None if axis is None else tuple(axis))
 
 
@@ -418,7 +419,7 @@ def _concat(*xs: np.ndarray, axis: int) -> np.ndarray:
     return np.concatenate(xs, axis=axis)
 
 
-def _split(x: np.ndarray, indices_or_sections: Union[int, Sequence[int]],
+def _split(x: np.ndarray, indices_or_sections: int | Sequence[int],
            axis: int = 0) -> tuple[np.ndarray, ...]:
     """np.split: n equal sections, or the parts between split points (negative
     ones count from the end; sorted so counted; points beyond the axis give empty
@@ -427,7 +428,7 @@ def _split(x: np.ndarray, indices_or_sections: Union[int, Sequence[int]],
     return tuple(np.split(x, ios if isinstance(ios, int) else list(ios), axis=axis))
 
 
-def _take(x: np.ndarray, indices: np.ndarray, axis: Optional[int] = None) -> np.ndarray:
+def _take(x: np.ndarray, indices: np.ndarray, axis: int | None = None) -> np.ndarray:
     """np.take; negative indices count from the end, the rest is clamped into [0, n)."""
     if axis is None:
         x, axis = x.reshape(-1), 0
@@ -437,7 +438,7 @@ def _take(x: np.ndarray, indices: np.ndarray, axis: Optional[int] = None) -> np.
 
 
 def _strided_slice(x: np.ndarray, axes: Sequence[int], begin: Sequence[int],
-                   end: Sequence[int], strides: Optional[Sequence[int]] = None) -> np.ndarray:
+                   end: Sequence[int], strides: Sequence[int] | None = None) -> np.ndarray:
     index = [slice(None)] * x.ndim
     for k, a in enumerate(axes):
         index[a] = slice(begin[k], end[k], strides[k] if strides is not None else 1)
@@ -508,7 +509,7 @@ def _conv2d_terms(x: np.ndarray, w: np.ndarray, *_: Any, **__: Any) -> float:
     return float(w.shape[1] * w.shape[2] * w.shape[3])
 
 
-def _pool_windows(x: np.ndarray, pool_size: Sequence[int], strides: Optional[Sequence[int]],
+def _pool_windows(x: np.ndarray, pool_size: Sequence[int], strides: Sequence[int] | None,
                   padding: Sequence[int], dilation: Sequence[int], ceil_mode: bool,
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The windows of a pooling op: values (N, C, OH, OW, KH * KW) in row-major
@@ -532,7 +533,7 @@ def _pool_windows(x: np.ndarray, pool_size: Sequence[int], strides: Optional[Seq
     return vals, mask, rows, cols
 
 
-def _max_pool2d(x: np.ndarray, pool_size: Sequence[int], strides: Optional[Sequence[int]] = None,
+def _max_pool2d(x: np.ndarray, pool_size: Sequence[int], strides: Sequence[int] | None = None,
                 padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
                 ceil_mode: bool = False) -> np.ndarray:
     """The maximum of each window's elements inside the input (padding never wins;
@@ -542,7 +543,7 @@ def _max_pool2d(x: np.ndarray, pool_size: Sequence[int], strides: Optional[Seque
 
 
 def _max_pool2d_corner(x: np.ndarray, pool_size: Sequence[int],
-                       strides: Optional[Sequence[int]] = None,
+                       strides: Sequence[int] | None = None,
                        padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
                        ceil_mode: bool = False) -> Any:
     """Which element of each window is its first maximum (row-major window order:
@@ -556,7 +557,7 @@ def _max_pool2d_corner(x: np.ndarray, pool_size: Sequence[int],
     return side, s[..., -1] - s[..., -2]
 
 
-def _avg_pool2d(x: np.ndarray, pool_size: Sequence[int], strides: Optional[Sequence[int]] = None,
+def _avg_pool2d(x: np.ndarray, pool_size: Sequence[int], strides: Sequence[int] | None = None,
                 padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
                 ceil_mode: bool = False, count_include_pad: bool = False) -> np.ndarray:
     """The sum of each window's elements inside the input over the divisor: how
@@ -632,14 +633,14 @@ class OpSpec:
     kind: str
     ref: Callable[..., Any]
     dtypes: frozenset[str] = FLOAT
-    needs: tuple[Optional[str], ...] = ()
-    corner: Optional[Callable[..., np.ndarray]] = None
-    jump: Optional[Callable[..., np.ndarray]] = None
-    exact: Optional[bool] = None
+    needs: tuple[str | None, ...] = ()
+    corner: Callable[..., np.ndarray] | None = None
+    jump: Callable[..., np.ndarray] | None = None
+    exact: bool | None = None
     weight: float = 1.0
-    sample: Optional[Sampler] = None
-    grad_from: Optional[tuple[int, ...]] = None
-    terms: Optional[Callable[..., float]] = None
+    sample: Sampler | None = None
+    grad_from: tuple[int, ...] | None = None
+    terms: Callable[..., float] | None = None
 
     @property
     def is_exact(self) -> bool:
@@ -651,13 +652,13 @@ class Call:
     """What a sampler chose: operands, attributes and (for SHAPED/CREATE ops) the
     result type."""
 
-    operands: list["Val"]
+    operands: list[Val]
     attrs: dict[str, Any] = field(default_factory=dict)
-    result_type: Optional[Type] = None
+    result_type: Type | None = None
     place: str = "inside"
     focus: float = 0.3   # chance that the next op reads the result (chains ops)
     # Called with the bound result (e.g. reads a split's fields back).
-    then: Optional[Callable[["_Generator", "Val"], None]] = None
+    then: Callable[[_Generator, Val], None] | None = None
 
 
 # The samplers the table refers to are defined below (section "Samplers"); the
@@ -806,7 +807,7 @@ class Binding:
     attrs: dict[str, Any]
     type: Type
     place: str = "inside"
-    const: Optional[np.ndarray] = None  # the value of a constant (storage form)
+    const: np.ndarray | None = None  # the value of a constant (storage form)
     active: bool = False                # an operand depends on a float parameter
 
 
@@ -819,7 +820,7 @@ class Program:
     bindings: list[Binding]
     ret: str                         # the returned value's name
     target_index: int
-    require_grads: Optional[list[Union[int, str]]]
+    require_grads: list[int | str] | None
     args: list[Any]                  # arguments, numpy arrays in the program's types
     features: set[str] = field(default_factory=set)
 
@@ -964,7 +965,7 @@ class Trace:
 
 
 def apply_op(spec: OpSpec, values: Sequence[Any], attrs: dict[str, Any], rtype: Type,
-             jitter: Optional[np.random.Generator] = None, ulps: float = 0.0) -> Any:
+             jitter: np.random.Generator | None = None, ulps: float = 0.0) -> Any:
     """One op on interpreter values; float results rounded to their type. With
     `jitter`, every rounding op perturbs its result by up to `ulps` times eps of its
     type, and its float operands by `ulps` times eps of the accumulator times
@@ -1001,14 +1002,14 @@ def _perturb(a: np.ndarray, gen: np.random.Generator, rel: float) -> np.ndarray:
     return a * (1.0 + rel * gen.uniform(-1.0, 1.0, a.shape))
 
 
-def internal_args(program: Program, args: Optional[Sequence[Any]] = None) -> list[Any]:
+def internal_args(program: Program, args: Sequence[Any] | None = None) -> list[Any]:
     args = program.args if args is None else args
     return [storage(a, p.type) for a, p in zip(args, program.params)]
 
 
-def evaluate(program: Program, args: Optional[Sequence[Any]] = None,
-             jitter: Optional[np.random.Generator] = None, ulps: float = 0.0,
-             prepared: Optional[Sequence[Any]] = None) -> Trace:
+def evaluate(program: Program, args: Sequence[Any] | None = None,
+             jitter: np.random.Generator | None = None, ulps: float = 0.0,
+             prepared: Sequence[Any] | None = None) -> Trace:
     """Runs the program in float64 (each float result rounded to the program's type;
     exact for f64), recording kinks. `args` default to the program's; `prepared`
     are arguments already in the interpreter's form."""
@@ -1103,7 +1104,7 @@ class _Generator:
         self.pool: list[Val] = []
         self.features: set[str] = {self.dtype}
         self.counter = 0
-        self.focus: Optional[Val] = None
+        self.focus: Val | None = None
         self.open_segments = 0
         self.max_numel = config.max_numel_f16 if self.dtype == "f16" else config.max_numel
         self.other_floats: list[str] = []  # float types besides self.dtype the pool holds
@@ -1113,7 +1114,7 @@ class _Generator:
     def chance(self, p: float) -> bool:
         return bool(self.rng.random() < p)
 
-    def choice(self, items: Sequence[Any], weights: Optional[Sequence[float]] = None) -> Any:
+    def choice(self, items: Sequence[Any], weights: Sequence[float] | None = None) -> Any:
         p = None if weights is None else np.asarray(weights, float) / float(np.sum(weights))
         return items[int(self.rng.choice(len(items), p=p))]
 
@@ -1162,8 +1163,8 @@ class _Generator:
 
     # -- the pool ------------------------------------------------------------------
 
-    def pick(self, pred: Callable[[Val], bool], fresh: Optional[TensorType] = None,
-             tuples: bool = False) -> Optional[Val]:
+    def pick(self, pred: Callable[[Val], bool], fresh: TensorType | None = None,
+             tuples: bool = False) -> Val | None:
         """A pool value satisfying `pred` (recent and unused values preferred; the
         focus value first when it fits), else a fresh value of type `fresh`."""
         if self.focus is not None and pred(self.focus) and self.chance(0.85):
@@ -1230,7 +1231,7 @@ class _Generator:
             return self.add_param(t, value)
         return self.add_constant(t, value)
 
-    def add_constant(self, t: TensorType, value: Optional[np.ndarray] = None) -> Val:
+    def add_constant(self, t: TensorType, value: np.ndarray | None = None) -> Val:
         if value is not None:
             value = storage(value, t)
         else:
@@ -1284,7 +1285,7 @@ class _Generator:
             return value.size == 0 or int(np.max(np.abs(value))) <= INT_LIMIT
         return True
 
-    def finish(self, spec: OpSpec, call: Call, check: bool = True) -> Optional[Val]:
+    def finish(self, spec: OpSpec, call: Call, check: bool = True) -> Val | None:
         """Evaluates a sampled call and, when its value is acceptable, binds it."""
         ops = call.operands
         values = [v.value for v in ops]
@@ -1339,7 +1340,8 @@ class _Generator:
             try:
                 value = np.asarray(spec.ref(*values, **attrs))
             except (ValueError, IndexError) as e:  # a sampler bug
-                raise AssertionError(f"{spec.name} on {[str(v.type) for v in ops]} {attrs}: {e}")
+                raise AssertionError(
+                    f"{spec.name} on {[str(v.type) for v in ops]} {attrs}: {e}") from e
         if value.dtype == np.bool_:
             dtype = "i1"
         else:
@@ -1354,7 +1356,7 @@ class _Generator:
         assert v is not None
         return v
 
-    def meet(self, v: Val, need: Optional[str]) -> Val:
+    def meet(self, v: Val, need: str | None) -> Val:
         """`v`, or `v` wrapped so that it satisfies the domain need."""
         if need is None or not isinstance(v.type, TensorType):
             return v
@@ -1363,7 +1365,7 @@ class _Generator:
             return v
         return wrap(self, v)
 
-    def try_op(self, spec: OpSpec) -> Optional[Val]:
+    def try_op(self, spec: OpSpec) -> Val | None:
         sampler = spec.sample or DEFAULT_SAMPLERS[spec.kind]
         call = sampler(self, spec)
         if call is None:
@@ -1493,7 +1495,7 @@ class _Generator:
         routed = [self.route_integer(x) for x in unused[:3] if self.chance(0.7)]
         return [v for v in routed if v is not None]
 
-    def route_integer(self, x: Val) -> Optional[Val]:
+    def route_integer(self, x: Val) -> Val | None:
         """where(cond, a, b) with cond x (i1) or a comparison of x (integer), or
         astype(x) to the float type."""
         if self.chance(0.5):
@@ -1501,7 +1503,7 @@ class _Generator:
             if v is not None:
                 self.features.add("integer-to-target")
                 return v
-        cond: Optional[Val] = x
+        cond: Val | None = x
         if x.type.dtype in INTS:
             cond = self.finish(OPS[self.choice(COMPARISONS)], Call([x, _pick_partner(self, x)]))
         if cond is None:
@@ -1591,7 +1593,7 @@ class _Generator:
         assert res is not None
         return res.name, target_index
 
-    def choose_require_grads(self) -> Optional[list[Union[int, str]]]:
+    def choose_require_grads(self) -> list[int | str] | None:
         diff = [i for i, p in enumerate(self.params) if is_differentiable(p.type)]
         if self.chance(0.65) or not diff:
             return None
@@ -1647,7 +1649,7 @@ def _tensor(pred: Callable[[TensorType], bool]) -> Callable[[Val], bool]:
     return lambda v: isinstance(v.type, TensorType) and pred(v.type)
 
 
-def _broadcasts(*shapes: tuple[int, ...]) -> Optional[tuple[int, ...]]:
+def _broadcasts(*shapes: tuple[int, ...]) -> tuple[int, ...] | None:
     """The numpy broadcast shape, or None."""
     try:
         return tuple(np.broadcast_shapes(*shapes))
@@ -1659,7 +1661,7 @@ def _fits(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     return _broadcasts(a, b) is not None
 
 
-def _sample_unary(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_unary(g: _Generator, spec: OpSpec) -> Call | None:
     dtype = g.pick_dtype(spec)
     v = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
     assert v is not None
@@ -1691,7 +1693,7 @@ def _pick_partner(g: _Generator, a: Val, *others: tuple[int, ...]) -> Val:
     return g.fresh(TensorType(shape, a.type.dtype))
 
 
-def _sample_binary(g: _Generator, spec: OpSpec, dtype: Optional[str] = None) -> Optional[Call]:
+def _sample_binary(g: _Generator, spec: OpSpec, dtype: str | None = None) -> Call | None:
     dtype = dtype or g.pick_dtype(spec)
     if dtype == "i1" and spec.kind != COMPARE:
         return None
@@ -1706,7 +1708,7 @@ def _sample_binary(g: _Generator, spec: OpSpec, dtype: Optional[str] = None) -> 
     return Call(ops)
 
 
-def _sample_select(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_select(g: _Generator, spec: OpSpec) -> Call | None:
     cond = g.pick(_tensor(lambda t: t.dtype == "i1"))
     if cond is None or g.chance(0.3):
         cond = g.try_op(OPS[g.choice(COMPARISONS)])
@@ -1720,7 +1722,7 @@ def _sample_select(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([cond, a, b] if g.chance(0.5) else [cond, b, a])
 
 
-def _sample_reduce(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_reduce(g: _Generator, spec: OpSpec) -> Call | None:
     dtype = g.pick_dtype(spec)
     if dtype == "i1":
         return None
@@ -1750,11 +1752,11 @@ def _sample_reduce(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x], attrs, focus=0.7 if rank == 0 or attrs.get("axis") == [] else 0.3)
 
 
-def _sample_create(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_create(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([], {}, TensorType(g.shape(), g.pick_dtype(spec)))
 
 
-def _sample_compare(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_compare(g: _Generator, spec: OpSpec) -> Call | None:
     """Numeric operands, or i1 ones (compared unsigned: False < True)."""
     call = _sample_binary(g, spec, "i1" if g.chance(0.1) else None)
     if call is not None and call.operands[0].type.dtype == "i1":
@@ -1765,7 +1767,7 @@ def _sample_compare(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return call
 
 
-def _sample_matmul(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_matmul(g: _Generator, spec: OpSpec) -> Call | None:
     dtype = g.pick_dtype(spec)
     if dtype == "i1":
         return None
@@ -1796,7 +1798,7 @@ def _sample_matmul(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([a, b])
 
 
-def _sample_permute_dims(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_permute_dims(g: _Generator, spec: OpSpec) -> Call | None:
     dtype = g.pick_dtype(spec)
     x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
     assert x is not None
@@ -1832,14 +1834,14 @@ def _factor_shape(g: _Generator, n: int) -> tuple[int, ...]:
     return tuple(dims)
 
 
-def _sample_reshape(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_reshape(g: _Generator, spec: OpSpec) -> Call | None:
     dtype = g.pick_dtype(spec)
     x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
     assert x is not None
     return Call([x], {}, TensorType(_factor_shape(g, x.type.numel), dtype))
 
 
-def _sample_broadcast_to(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_broadcast_to(g: _Generator, spec: OpSpec) -> Call | None:
     dtype = g.pick_dtype(spec)
     x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(3), dtype))
     assert x is not None
@@ -1849,7 +1851,7 @@ def _sample_broadcast_to(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x], {}, TensorType(tuple(s), dtype))
 
 
-def _sample_collapse_sum_to(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_collapse_sum_to(g: _Generator, spec: OpSpec) -> Call | None:
     dtype = g.pick_dtype(spec)
     if dtype == "i1":
         return None
@@ -1860,7 +1862,7 @@ def _sample_collapse_sum_to(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x], {}, TensorType(s, dtype))
 
 
-def _sample_tuple(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_tuple(g: _Generator, spec: OpSpec) -> Call | None:
     fields = []
     for _ in range(int(g.rng.integers(1, 4))):
         v = g.pick(lambda v: True, tuples=g.chance(0.3))
@@ -1872,7 +1874,7 @@ def _sample_tuple(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call(fields, place="before" if glue and g.chance(0.4) else "inside")
 
 
-def _sample_tuple_get_item(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_tuple_get_item(g: _Generator, spec: OpSpec) -> Call | None:
     t = g.pick(lambda v: isinstance(v.type, TupleType), tuples=True)
     if t is None:
         t = g.try_op(OPS["tuple"])
@@ -1883,7 +1885,7 @@ def _sample_tuple_get_item(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([t], {"index": index}, place="before" if glue and g.chance(0.5) else "inside")
 
 
-def _sample_start_checkpoint(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_start_checkpoint(g: _Generator, spec: OpSpec) -> Call | None:
     if g.open_segments >= 2:
         return None
     v = g.pick(lambda v: v.active and (isinstance(v.type, TensorType) or g.chance(0.3)),
@@ -1893,7 +1895,7 @@ def _sample_start_checkpoint(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([v])
 
 
-def _sample_end_checkpoint(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_end_checkpoint(g: _Generator, spec: OpSpec) -> Call | None:
     deep = [v for v in g.pool if v.depth > 0]
     if not deep:
         # A stray end marker outside any segment.
@@ -1903,7 +1905,7 @@ def _sample_end_checkpoint(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([v])
 
 
-def _sample_leaky_relu(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_leaky_relu(g: _Generator, spec: OpSpec) -> Call | None:
     call = _sample_unary(g, spec)
     alpha = g.choice([None, 0.01, 0.1, 0.2, 0.5, 0.0, 1.5], [3, 1, 1, 1, 1, 0.5, 0.5])
     if alpha is not None:
@@ -1911,7 +1913,7 @@ def _sample_leaky_relu(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return call
 
 
-def _sample_clip(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_clip(g: _Generator, spec: OpSpec) -> Call | None:
     """Bounds around the operand's values (some elements clipped at either end
     or none); for integers sometimes fractional (rounded inward by the op)."""
     dtype = g.pick_dtype(spec)
@@ -1943,7 +1945,7 @@ def _cast_feature(src: str, dst: str) -> str:
     return f"astype-{kind(src)}-{kind(dst)}"
 
 
-def _sample_astype(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_astype(g: _Generator, spec: OpSpec) -> Call | None:
     """A conversion from any element type in the program to any element type."""
     srcs = [g.dtype] + g.int_dtypes + ["i1"] + g.other_floats
     src = str(g.choice(srcs, [2.5 if d == g.dtype else 1.2 if d in FLOATS else 1.5 for d in srcs]))
@@ -1973,12 +1975,12 @@ def _scalar_operand(g: _Generator, dtype: str) -> Val:
     return v
 
 
-def _sample_full(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_full(g: _Generator, spec: OpSpec) -> Call | None:
     dtype = g.pick_dtype(spec)
     return Call([_scalar_operand(g, dtype)], {}, TensorType(g.shape(), dtype))
 
 
-def _sample_full_like(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_full_like(g: _Generator, spec: OpSpec) -> Call | None:
     dtype = g.pick_dtype(spec)
     x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
     assert x is not None
@@ -1988,7 +1990,7 @@ def _sample_full_like(g: _Generator, spec: OpSpec) -> Optional[Call]:
 # -- reductions, neural network and shape ops ---------------------------------------
 
 def _operand(g: _Generator, spec: OpSpec, ok: Callable[[TensorType], bool] = lambda t: True,
-             max_rank: int = 5, dtype: Optional[str] = None) -> Optional[Val]:
+             max_rank: int = 5, dtype: str | None = None) -> Val | None:
     """A pool value (or a fresh one) of an element type `spec` accepts whose type
     satisfies `ok`; None when no fresh shape of rank <= max_rank does."""
     dtype = dtype or g.pick_dtype(spec)
@@ -2015,7 +2017,7 @@ def _random_axis(g: _Generator, rank: int) -> int:
     return _random_axes(g, rank, 1)[0]
 
 
-def _sample_extremum(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_extremum(g: _Generator, spec: OpSpec) -> Call | None:
     """A reduction whose reduced axes are all non-empty (max/min have no identity)."""
     call = _sample_reduce(g, spec)
     if call is None:
@@ -2030,7 +2032,7 @@ def _sample_extremum(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return call
 
 
-def _sample_prod(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_prod(g: _Generator, spec: OpSpec) -> Call | None:
     """A product whose magnitude stays bounded: float operands beyond it go through
     tanh; integer products beyond INT_LIMIT are not generated."""
     call = _sample_reduce(g, spec)
@@ -2047,7 +2049,7 @@ def _sample_prod(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return call
 
 
-def _sample_cumsum(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_cumsum(g: _Generator, spec: OpSpec) -> Call | None:
     dtype = g.pick_dtype(spec)
     if dtype == "i1":
         return None
@@ -2057,14 +2059,14 @@ def _sample_cumsum(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x], {"axis": _random_axis(g, x.type.rank)})
 
 
-def _sample_softmax(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_softmax(g: _Generator, spec: OpSpec) -> Call | None:
     x = _operand(g, spec, lambda t: t.rank >= 1)
     if x is None:
         return None
     return Call([x], {} if g.chance(0.3) else {"axis": _random_axis(g, x.type.rank)})
 
 
-def _sample_cross_entropy(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_cross_entropy(g: _Generator, spec: OpSpec) -> Call | None:
     """pred and labels of one type (a 0-d result; N = shape[0] for rank >= 2)."""
     x = _operand(g, spec, lambda t: t.rank < 2 or t.shape[0] > 0, max_rank=4)
     if x is None:
@@ -2075,7 +2077,7 @@ def _sample_cross_entropy(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x, labels] if g.chance(0.8) else [labels, x])
 
 
-def _sample_nll_loss(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_nll_loss(g: _Generator, spec: OpSpec) -> Call | None:
     """pred (C), (N, C) or (N, C, d...); targets (a fresh integer parameter or
     constant) mostly in [0, C), with some ignore_index and some out-of-range values;
     optional weights (C), positive where "mean" divides by their sum."""
@@ -2129,7 +2131,7 @@ def _sample_nll_loss(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call(ops, attrs)
 
 
-def _sample_layer_norm(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_layer_norm(g: _Generator, spec: OpSpec) -> Call | None:
     """axes a non-empty subset; gamma/beta of x's shape at the sorted axes; epsilon
     large where a group's variance is small (near var ~ epsilon the result bends
     sharply and finite differences get noisy)."""
@@ -2157,12 +2159,12 @@ def _sample_layer_norm(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x] + params, attrs)
 
 
-def _sample_any(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_any(g: _Generator, spec: OpSpec) -> Call | None:
     x = _operand(g, spec)
     return None if x is None else Call([x])
 
 
-def _sample_expand_dims(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_expand_dims(g: _Generator, spec: OpSpec) -> Call | None:
     x = _operand(g, spec, max_rank=4)
     if x is None:
         return None
@@ -2170,7 +2172,7 @@ def _sample_expand_dims(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x], {"axis": _random_axes(g, x.type.rank + k, k)})
 
 
-def _sample_squeeze(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_squeeze(g: _Generator, spec: OpSpec) -> Call | None:
     ones_wanted = g.chance(0.8)
     x = _operand(g, spec, lambda t: 1 in t.shape or not ones_wanted)
     if x is None:
@@ -2183,7 +2185,7 @@ def _sample_squeeze(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x], {"axis": [a - x.type.rank if g.chance(0.3) else a for a in chosen]})
 
 
-def _sample_concat(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_concat(g: _Generator, spec: OpSpec) -> Call | None:
     x = _operand(g, spec, lambda t: t.rank >= 1)
     if x is None:
         return None
@@ -2216,7 +2218,7 @@ def _read_fields(g: _Generator, tv: Val) -> None:
             g.focus = v
 
 
-def _sample_split(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_split(g: _Generator, spec: OpSpec) -> Call | None:
     x = _operand(g, spec, lambda t: t.rank >= 1)
     if x is None:
         return None
@@ -2250,7 +2252,7 @@ def _sample_split(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x], attrs, rtype, then=_read_fields, focus=0.0)
 
 
-def _sample_take(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_take(g: _Generator, spec: OpSpec) -> Call | None:
     """Indices from the pool (any integers: clamped) or fresh, in [-n - 2, n + 2)
     with a repeat; without `axis` x is flattened."""
     x = _operand(g, spec, max_rank=4)
@@ -2281,7 +2283,7 @@ def _sample_take(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x, idx], attrs)
 
 
-def _sample_strided_slice(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_strided_slice(g: _Generator, spec: OpSpec) -> Call | None:
     """numpy slices of some axes: begin/end anywhere in [-n - 2, n + 2] (clamped),
     strides +-1..3 (mostly ordered so that the slice is not empty)."""
     x = _operand(g, spec)
@@ -2308,7 +2310,7 @@ def _sample_strided_slice(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x], attrs)
 
 
-def _sample_tile(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_tile(g: _Generator, spec: OpSpec) -> Call | None:
     x = _operand(g, spec, lambda t: t.numel <= 24, max_rank=4)
     if x is None:
         return None
@@ -2317,7 +2319,7 @@ def _sample_tile(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x], {"repeats": repeats})
 
 
-def _sample_pad(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_pad(g: _Generator, spec: OpSpec) -> Call | None:
     x = _operand(g, spec)
     if x is None:
         return None
@@ -2332,7 +2334,7 @@ def _sample_pad(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x], attrs)
 
 
-def _sample_triangle(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_triangle(g: _Generator, spec: OpSpec) -> Call | None:
     x = _operand(g, spec, lambda t: t.rank >= 2)
     if x is None:
         return None
@@ -2357,7 +2359,7 @@ def _nchw_shape(g: _Generator, numel: int) -> tuple[int, ...]:
     return tuple(dims)
 
 
-def _nchw_operand(g: _Generator, spec: OpSpec, channels: int = 1) -> Optional[Val]:
+def _nchw_operand(g: _Generator, spec: OpSpec, channels: int = 1) -> Val | None:
     """A 4-d (N, C, H, W) operand with C a multiple of `channels`: a 4-d pool
     value, another pool value reshaped to 4-d (so that the op reads what the
     program computed), or a fresh one (sometimes with a 0-size dim in programs
@@ -2399,7 +2401,7 @@ def _window_attrs(g: _Generator, attrs: dict[str, Any], name: str, value: list[i
         attrs[name] = value
 
 
-def _sample_conv2d(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_conv2d(g: _Generator, spec: OpSpec) -> Call | None:
     """x (N, C, H, W) and w (O, C / groups, KH, KW) of one float type; groups a
     divisor of C (O a multiple of it); strides 1-3, dilation 1-2, padding 0-2
     (top, left, bottom, right); the result at most max_numel elements and
@@ -2448,7 +2450,7 @@ def _sample_conv2d(g: _Generator, spec: OpSpec) -> Optional[Call]:
     return Call([x, wv], attrs)
 
 
-def _sample_pool2d(g: _Generator, spec: OpSpec) -> Optional[Call]:
+def _sample_pool2d(g: _Generator, spec: OpSpec) -> Call | None:
     """pool_size 1-3; strides (absent: pool_size) 1-3; dilation 1-2; padding at most
     half the window (its extent with dilation); ceil_mode; for avg_pool2d
     count_include_pad. No window without an element of x unless its mean counts
@@ -2691,7 +2693,7 @@ def finite_differences(program: Program, base: Trace, index: int, path: tuple[in
     return fd, fd2, straddles
 
 
-def check(program: Program, corrupt: Optional[str] = None) -> Outcome:
+def check(program: Program, corrupt: str | None = None) -> Outcome:
     """Differentiates, compiles and runs the program; compares with the interpreter.
 
     `corrupt` ("forward" or "gradient") damages the compiled result before the
@@ -2810,7 +2812,7 @@ def _corrupt_gradient(g_leaves: list[GradLeaf]) -> list[GradLeaf]:
 
 
 def run_seed(seed: int, config: GenConfig = GenConfig(),
-             corrupt: Optional[str] = None) -> dict[str, Any]:
+             corrupt: str | None = None) -> dict[str, Any]:
     """Generates and checks one program; a JSON-able record (status and details).
     `corrupt`: "forward"/"gradient" (see `check`), or "crash" (the process kills
     itself with SIGSEGV, as native code would: for testing `WorkerPool`)."""

@@ -8,11 +8,11 @@ central finite differences of numpy reference functions.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from typing import Any
 
 import numpy as np
-
 import relax_mlir
 
 Shape = tuple[int, ...]
@@ -57,7 +57,7 @@ def attr_text(value: Any) -> str:
     raise TypeError(f"no attribute text for {value!r}")
 
 
-def attr_dict_text(attrs: Optional[Mapping[str, Any]]) -> str:
+def attr_dict_text(attrs: Mapping[str, Any] | None) -> str:
     if not attrs:
         return ""
     items = [f"{k} = {attr_text(v)}" for k, v in attrs.items() if v is not None]
@@ -83,7 +83,7 @@ def params_of(arrays: Mapping[str, np.ndarray]) -> list[Param]:
 
 
 def generic_op(result: str, op: str, operands: Sequence[str], operand_types: Sequence[str],
-               result_type: str, attrs: Optional[Mapping[str, Any]] = None) -> str:
+               result_type: str, attrs: Mapping[str, Any] | None = None) -> str:
     """One binding in generic form: %r = "relax.op"(%a, %b) {attrs} : (A, B) -> R."""
     return (f'{result} = "relax.{op}"({", ".join(operands)}){attr_dict_text(attrs)} : '
             f'({", ".join(operand_types)}) -> {result_type}')
@@ -107,7 +107,7 @@ def function_text(name: str, params: Sequence[Param], bindings: Sequence[str], r
 
 
 def op_function(op: str, params: Sequence[Param], result_shape: Sequence[int], result_dtype: Any,
-                attrs: Optional[Mapping[str, Any]] = None, name: str = "main") -> str:
+                attrs: Mapping[str, Any] | None = None, name: str = "main") -> str:
     """A function `name(params...)` returning `relax.<op>(params...)`."""
     rtype = tensor_type(result_shape, result_dtype)
     binding = generic_op("%0", op, [f"%{p.name}" for p in params], [p.type for p in params],
@@ -116,7 +116,7 @@ def op_function(op: str, params: Sequence[Param], result_shape: Sequence[int], r
 
 
 def loss_function(op: str, params: Sequence[Param], result_shape: Sequence[int], result_dtype: Any,
-                  attrs: Optional[Mapping[str, Any]] = None, cotangent: str = "c",
+                  attrs: Mapping[str, Any] | None = None, cotangent: str = "c",
                   name: str = "main") -> str:
     """`name(params..., c) = sum(op(params...) * c)`, c of the op's result type (a cotangent)."""
     rtype = tensor_type(result_shape, result_dtype)
@@ -140,7 +140,7 @@ def type_of(example: Any, dtype: Any) -> str:
 
 
 def one_op_function(op: str, params: Sequence[Param], result_type: str,
-                    attrs: Optional[Mapping[str, Any]] = None, name: str = "main") -> str:
+                    attrs: Mapping[str, Any] | None = None, name: str = "main") -> str:
     """`name(params...)` returning `relax.<op>(params...)` of any result type (a tuple too)."""
     binding = generic_op("%0", op, [f"%{p.name}" for p in params], [p.type for p in params],
                          result_type, attrs)
@@ -148,7 +148,7 @@ def one_op_function(op: str, params: Sequence[Param], result_type: str,
 
 
 def tuple_loss_function(op: str, params: Sequence[Param], field_shapes: Sequence[Sequence[int]],
-                        result_dtype: Any, attrs: Optional[Mapping[str, Any]] = None,
+                        result_dtype: Any, attrs: Mapping[str, Any] | None = None,
                         name: str = "main") -> str:
     """`name(params..., c0, c1, ...) = sum_i sum(op(params...)[i] * c_i)` for an op with a
     tuple result, one cotangent c_i per field."""
@@ -177,14 +177,14 @@ def tuple_loss_function(op: str, params: Sequence[Param], field_shapes: Sequence
 # Compilation (cached: many parametrized cases share one function)
 # ----------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compile_text(text: str) -> relax_mlir.Executable:
     """Compiles MLIR text once per distinct text."""
     return relax_mlir.compile(text)
 
 
-@functools.lru_cache(maxsize=None)
-def compile_gradient(text: str, require_grads: Optional[tuple[Union[int, str], ...]] = None,
+@functools.cache
+def compile_gradient(text: str, require_grads: tuple[int | str, ...] | None = None,
                      func: str = "main", target_index: int = 0) -> relax_mlir.Executable:
     """Differentiates and compiles MLIR text once per distinct request."""
     grads = list(require_grads) if require_grads is not None else None

@@ -11,11 +11,10 @@ memory figures.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pytest
-
 import relax_mlir
 import relax_testing as rt
 from relax_mlir._chain import tanh_chain

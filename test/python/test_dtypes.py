@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 import relax_mlir
 import relax_testing as rt
 

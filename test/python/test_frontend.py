@@ -13,7 +13,6 @@ import os
 
 import numpy as np
 import pytest
-
 import relax_mlir
 import relax_mlir.nn as nn
 import relax_mlir.numpy as rnp

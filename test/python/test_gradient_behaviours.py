@@ -9,12 +9,11 @@ existing @main_adjoint).
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 import pytest
-
 import relax_mlir
 import relax_testing as rt
 

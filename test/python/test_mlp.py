@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 import relax_testing as rt
 
 N, D, H, C = 8, 5, 6, 4

@@ -10,7 +10,6 @@ checked against float64 central finite differences of numpy references:
 from __future__ import annotations
 
 import numpy as np
-
 import relax_mlir
 import relax_testing as rt
 from op_table import conv2d, pool2d

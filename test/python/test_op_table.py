@@ -9,9 +9,8 @@ its samples, and the references of the subtler ops match values worked out by ha
 from __future__ import annotations
 
 import numpy as np
-import pytest
-
 import op_table
+import pytest
 import relax_testing as rt
 from op_table import NON_DIFFERENTIABLE, STRUCTURAL, TABLE, OpCase
 from test_random_programs import relax_op_names

@@ -14,12 +14,12 @@ shapes.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
-import pytest
-
 import op_table
+import pytest
 import relax_testing as rt
 from op_table import OpCase, shape_id
 from relax_testing import FLOAT_DTYPES
@@ -30,7 +30,7 @@ def dtype_id(dtype: Any) -> str:
 
 
 def assert_matches(actual: Any, expected: Any, dtype: Any,
-                   tol: Optional[tuple[float, float]] = None) -> None:
+                   tol: tuple[float, float] | None = None) -> None:
     """Same shape and dtype as `expected`, values exact for ints/bools, close for floats:
     (rtol, atol) = `tol`, else (1e-5, 1e-6) for f32, (1e-12, 1e-13) for f64, and for f16
     (2e-3, 1e-3) against the float64 reference rounded to f16. A tuple `expected` is a
@@ -69,7 +69,7 @@ def call_unmodified(exe: Any, func: str, inputs: dict[str, np.ndarray]) -> Any:
 
 
 def run_op(op: str, inputs: dict[str, np.ndarray], expected: Any, result_dtype: Any,
-           attrs: Optional[dict[str, Any]] = None) -> Any:
+           attrs: dict[str, Any] | None = None) -> Any:
     """Compiles `main(inputs) = relax.<op>(inputs) {attrs}`, whose result type is
     `expected`'s shape (a tuple type for a tuple) in `result_dtype`, and runs it on
     `inputs`, checking that they are not modified."""
@@ -93,8 +93,8 @@ def example(case: OpCase, dtype: Any) -> tuple[dict[str, np.ndarray], Any]:
     return inputs, case.expected(inputs)
 
 
-@functools.lru_cache(maxsize=None)
-def op_module(op: str, dtype: Any) -> Optional[Any]:
+@functools.cache
+def op_module(op: str, dtype: Any) -> Any | None:
     """Every case of `op` in element type `dtype` as one module of one-op functions
     (one compile instead of one per case, which is most of the run time); None if it
     does not compile: then each case compiles alone, so that the error names its case."""
@@ -208,7 +208,7 @@ LARGE_CASES = [
 @pytest.mark.parametrize("dtype", (np.float32, np.float64, np.int32), ids=dtype_id)
 @pytest.mark.parametrize("op,shapes,fn,attrs", LARGE_CASES,
                          ids=[f"{c[0]}-{'-'.join(shape_id(s) for s in c[1])}" for c in LARGE_CASES])
-def test_large_shapes(op: str, shapes: list, fn: Callable, attrs: Optional[dict],
+def test_large_shapes(op: str, shapes: list, fn: Callable, attrs: dict | None,
                       dtype: Any) -> None:
     gen = rt.rng("large", op, shapes, dtype)
     # Small integers: exact in every element type, so results must match exactly.

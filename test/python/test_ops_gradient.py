@@ -15,12 +15,12 @@ and kinks, float32, fan-out, constants, tuples and saturation.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
-import pytest
-
 import op_table
+import pytest
 import relax_mlir
 import relax_testing as rt
 from op_table import OpCase, is_float
@@ -34,7 +34,7 @@ F64 = np.float64
 
 
 def loss_text(op: str, inputs: dict[str, np.ndarray], fn: Callable[..., Any],
-              attrs: Optional[dict[str, Any]], dtype: Any, result_dtype: Any,
+              attrs: dict[str, Any] | None, dtype: Any, result_dtype: Any,
               name: str = "main") -> tuple[str, list[np.ndarray], bool]:
     """The loss function `name(inputs..., c...) = sum(op(inputs) * c)` with float inputs
     in `dtype` and the result in `result_dtype`, its cotangents (float64, drawn from the
@@ -55,8 +55,8 @@ def loss_text(op: str, inputs: dict[str, np.ndarray], fn: Callable[..., Any],
 
 
 def check_gradient(op: str, inputs: dict[str, np.ndarray], fn: Callable[..., Any],
-                   attrs: Optional[dict[str, Any]] = None,
-                   wrt: Optional[Sequence[str]] = None, dtype: Any = F64,
+                   attrs: dict[str, Any] | None = None,
+                   wrt: Sequence[str] | None = None, dtype: Any = F64,
                    rtol: float = RTOL, atol: float = ATOL,
                    result_dtype: Any = None, exe: Any = None, func: str = "main") -> None:
     """Differentiates sum(op(inputs) * c) w.r.t. `wrt` (default: every float input) and
@@ -122,8 +122,8 @@ def gradient_inputs(case: OpCase) -> dict[str, np.ndarray]:
     return {n: a.astype(F64) if is_float(a.dtype) else a for n, a in inputs.items()}
 
 
-@functools.lru_cache(maxsize=None)
-def op_adjoints(op: str) -> Optional[Any]:
+@functools.cache
+def op_adjoints(op: str) -> Any | None:
     """The loss functions of every gradient case of `op` in one module, each with its
     adjoint, compiled once (compiling is most of the run time); None if that fails:
     then each case compiles alone, so that the error names its case."""
@@ -222,7 +222,7 @@ def test_max_pool_gradient_goes_to_the_first_maximum(k: int, s: int, shape: tupl
 
 @pytest.mark.parametrize("axis", [[1], None], ids=["axis1", "all"])
 @pytest.mark.parametrize("op", ["max", "min"])
-def test_max_min_gradient_splits_ties_evenly(op: str, axis: Optional[list]) -> None:
+def test_max_min_gradient_splits_ties_evenly(op: str, axis: list | None) -> None:
     x = np.array([[1.0, 3.0, 3.0], [2.0, 0.0, 2.0], [5.0, 5.0, 5.0]])
     if op == "min":
         x = -x
@@ -261,7 +261,7 @@ F32_CASES = [
 
 
 @pytest.mark.parametrize("op,shapes,fn,attrs", F32_CASES, ids=[c[0] for c in F32_CASES])
-def test_float32_gradient(op: str, shapes: dict, fn: Callable, attrs: Optional[dict]) -> None:
+def test_float32_gradient(op: str, shapes: dict, fn: Callable, attrs: dict | None) -> None:
     gen = rt.rng("g32", op)
     inputs = {n: rt.random_array(gen, s, F64, -2, 2, avoid_zero=0.5 if op == "divide" else 0)
               for n, s in shapes.items()}
@@ -275,7 +275,7 @@ def test_float32_gradient(op: str, shapes: dict, fn: Callable, attrs: Optional[d
 # ----------------------------------------------------------------------------
 
 def fd_check(text: str, args: list, wrt: list[int], np_loss: Callable[[list], float],
-             target_index: int = 0, result_check: Optional[Callable[[Any], None]] = None) -> Any:
+             target_index: int = 0, result_check: Callable[[Any], None] | None = None) -> Any:
     exe = rt.compile_gradient(text, tuple(wrt), target_index=target_index)
     result, grads = exe.main_adjoint(*args)
     if result_check is not None:

@@ -24,9 +24,8 @@ import os
 from typing import Any
 
 import numpy as np
-import pytest
-
 import program_gen as pg
+import pytest
 
 SEEDS = range(100)
 WORKERS = int(os.environ.get("RELAX_GEN_WORKERS", "2"))

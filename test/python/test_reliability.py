@@ -7,11 +7,10 @@ from __future__ import annotations
 import gc
 import os
 import threading
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 import pytest
-
 import relax_mlir
 import relax_testing as rt
 
@@ -391,8 +390,8 @@ ZERO_SIZE_CASES = [
 
 @pytest.mark.parametrize("op,shape,result,expected", ZERO_SIZE_CASES,
                          ids=["concat", "strided_slice", "cumsum", "split", "pad"])
-def test_ops_on_zero_size_dims_lower_and_run(op: str, shape: tuple, result: Optional[tuple],
-                                             expected: Optional[list]) -> None:
+def test_ops_on_zero_size_dims_lower_and_run(op: str, shape: tuple, result: tuple | None,
+                                             expected: list | None) -> None:
     """Slices and inserts on zero-size dims used to carry offsets past the end
     ("offset 0 is out-of-bounds") and failed to lower."""
     a_type = rt.tensor_type(shape, np.float64)

@@ -12,12 +12,12 @@ uses for vectors of tanh, erf and exp are checked against float64 math.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
-import pytest
-
 import program_gen as pg
+import pytest
 import relax_mlir
 
 # Tolerance relative to the largest magnitude in a result leaf.

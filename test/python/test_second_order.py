@@ -9,11 +9,8 @@ float64 central differences of the compiled first derivative:
 
 from __future__ import annotations
 
-from typing import Optional
-
 import numpy as np
 import pytest
-
 import relax_mlir
 import relax_testing as rt
 
@@ -65,7 +62,7 @@ func.func @hvp({sig}, {vs}) -> tensor<f64> {{
 
 
 def check_hvp(body: str, args: dict[str, np.ndarray], result: str,
-              extra: Optional[dict[str, np.ndarray]] = None, rtol: float = 1e-5,
+              extra: dict[str, np.ndarray] | None = None, rtol: float = 1e-5,
               atol: float = 1e-7) -> None:
     """H v of f over the float64 `args` against central differences of the
     compiled gradient; `extra` are parameters held fixed (their gradients, for

@@ -1,0 +1,100 @@
+"""Writes docs/api.md, the Python API reference, from the public docstrings.
+
+`make docs` runs it; test_docs.py fails when docs/api.md is stale.
+Usage: python tools/gen_api_docs.py [OUTPUT]   (default: print to stdout)
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from typing import Any
+
+import relax_mlir
+import relax_mlir.nn
+import relax_mlir.numpy
+
+SECTIONS = [
+    ("relax_mlir", relax_mlir, "Compiling, differentiating and inspecting relax IR; the "
+     "frontend's transformations."),
+    ("relax_mlir.numpy", relax_mlir.numpy, "numpy's array functions over traced arrays "
+     "(eager on numpy arrays)."),
+    ("relax_mlir.nn", relax_mlir.nn, "Neural-network functions over traced arrays."),
+]
+
+
+def _signature(obj: Any) -> str:
+    """`(a: int, b: str = 'x') -> T` with annotations as written (unquoted)."""
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return "(...)"
+    parts = []
+    star_done = False
+    for p in sig.parameters.values():
+        if p.kind == p.KEYWORD_ONLY and not star_done:
+            parts.append("*")
+            star_done = True
+        if p.kind == p.VAR_POSITIONAL:
+            star_done = True
+        prefix = {p.VAR_POSITIONAL: "*", p.VAR_KEYWORD: "**"}.get(p.kind, "")
+        text = prefix + p.name
+        if p.annotation is not p.empty:
+            ann = p.annotation if isinstance(p.annotation, str) else \
+                inspect.formatannotation(p.annotation)
+            text += f": {ann}"
+        if p.default is not p.empty:
+            default = p.default
+            text += f" = {default.__name__ if isinstance(default, type) else repr(default)}"
+        parts.append(text)
+    out = f"({', '.join(parts)})"
+    if sig.return_annotation is not sig.empty:
+        ret = sig.return_annotation
+        out += f" -> {ret if isinstance(ret, str) else inspect.formatannotation(ret)}"
+    return out
+
+
+def _doc(obj: Any) -> str:
+    return inspect.cleandoc(obj.__doc__ or "(undocumented)")
+
+
+def render() -> str:
+    out = ["# Python API reference", "",
+           "Generated from the docstrings by `tools/gen_api_docs.py` (`make docs`); do not "
+           "edit by hand.", ""]
+    for title, module, summary in SECTIONS:
+        out += [f"## `{title}`", "", summary, ""]
+        for name in sorted(module.__all__, key=str.lower):
+            obj = getattr(module, name)
+            if inspect.isclass(obj) or callable(obj):
+                kind = "class " if inspect.isclass(obj) else ""
+                if isinstance(obj, type) and issubclass(obj, BaseException):
+                    out += [f"### exception `{title}.{name}`", "", _doc(obj), ""]
+                    continue
+                if inspect.isclass(obj) and obj.__module__ == "numpy":
+                    continue  # dtype aliases (float32, ...)
+                # Classes are made by the API, not by users: no constructor.
+                sig = "" if inspect.isclass(obj) else _signature(obj)
+                out += [f"### {kind}`{title}.{name}{sig}`", "", _doc(obj), ""]
+                if inspect.isclass(obj):
+                    for attr, member in sorted(vars(obj).items()):
+                        if attr.startswith("_") or not (callable(member) or
+                                                        isinstance(member, property)):
+                            continue
+                        target = member.fget if isinstance(member, property) else member
+                        sig = "" if isinstance(member, property) else _signature(member)
+                        out += [f"- `{name}.{attr}{sig}`: "
+                                f"{_doc(target).splitlines()[0]}"]
+                    out.append("")
+            elif not isinstance(obj, (float, int)):
+                out += [f"### `{title}.{name}`", "", f"`{obj!r}`", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+if __name__ == "__main__":
+    text = render()
+    if len(sys.argv) > 1:
+        with open(sys.argv[1], "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
