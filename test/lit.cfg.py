@@ -20,3 +20,23 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 tools = ["relax-opt", "mlir-runner", "mlir-opt", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, [config.relax_tools_dir, config.llvm_tools_dir])
+
+
+# The GPU lowering's tests that need CUDA's toolkit: libdevice (math functions
+# in PTX) and ptxas/fatbinary (format=bin|fatbin). The pipeline looks in
+# $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, else /usr/local/cuda.
+def _cuda_toolkit():
+    for name in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(name):
+            return os.environ[name]
+    return "/usr/local/cuda" if os.path.isdir("/usr/local/cuda") else None
+
+
+_toolkit = _cuda_toolkit()
+if _toolkit:
+    llvm_config.with_environment("CUDA_ROOT", _toolkit)
+    if os.path.exists(os.path.join(_toolkit, "nvvm", "libdevice", "libdevice.10.bc")):
+        config.available_features.add("libdevice")
+    if os.path.exists(os.path.join(_toolkit, "bin", "ptxas")) and \
+            os.path.exists(os.path.join(_toolkit, "bin", "fatbinary")):
+        config.available_features.add("ptxas")

@@ -62,6 +62,44 @@ struct RelaxToLLVMOptions : public PassPipelineOptions<RelaxToLLVMOptions> {
       llvm::cl::init(LoweringStage::LLVM), loweringStageValues()};
 };
 
+/// What `relax-to-nvvm` puts in each gpu.binary.
+enum class GPUBinaryFormat { Isa, Bin, Fatbin };
+
+/// Options of the `relax-to-nvvm` pipeline.
+struct RelaxToNVVMOptions : public PassPipelineOptions<RelaxToNVVMOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("The GPU to compile the kernels for (sm_XY)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (the PTX ISA version: +ptx80 is the lowest that sm_90 "
+                     "accepts; LLVM aborts on sm_90 with its default +ptx60)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<GPUBinaryFormat> format{
+      *this, "format",
+      llvm::cl::desc("What the gpu.binary holds"), llvm::cl::init(GPUBinaryFormat::Fatbin),
+      llvm::cl::values(
+          clEnumValN(GPUBinaryFormat::Isa, "isa", "PTX text (no CUDA toolkit needed)"),
+          clEnumValN(GPUBinaryFormat::Bin, "bin", "a cubin for the chip (from ptxas)"),
+          clEnumValN(GPUBinaryFormat::Fatbin, "fatbin",
+                     "the cubin and the PTX, which a newer driver can JIT (ptxas, "
+                     "fatbinary)"))};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("The CUDA toolkit (libdevice for math functions, ptxas, fatbinary); "
+                     "empty: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, else /usr/local/cuda"),
+      llvm::cl::init("")};
+  PassOptions::Option<int64_t> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level of the kernels"),
+      llvm::cl::init(3)};
+};
+
+/// relax (on tensors) to host code in the LLVM dialect that launches NVVM
+/// kernels held in a gpu.binary: the linalg stage, bufferization (as for the
+/// CPU), buffers in device memory, linalg to parallel loops mapped to blocks
+/// and threads, kernels outlined, NVVM, serialized for the chip.
+void buildRelaxToNVVMPipeline(OpPassManager &pm, const RelaxToNVVMOptions &options);
+
 /// relax (on tensors) to the LLVM dialect: inline, flatten tuples, lower to
 /// linalg, fuse elementwise ops, (opt-level >= 1) tile and vectorize, one-shot
 /// bufferize, results to out-parameters, deallocation, loops, LLVM; public

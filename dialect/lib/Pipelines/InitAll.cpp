@@ -10,11 +10,16 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void mlir::relax::registerAllDialects(DialectRegistry &registry) {
   registry.insert<RelaxDialect, func::FuncDialect, arith::ArithDialect, linalg::LinalgDialect,
                   tensor::TensorDialect, math::MathDialect>();
   func::registerInlinerExtension(registry);
+  // relax-to-nvvm serializes kernels: LLVM IR translation and the NVVM target.
+  registerAllToLLVMIRTranslations(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
 }
 
 void mlir::relax::registerAllPasses() {

@@ -18,6 +18,12 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::relax;
@@ -189,7 +195,97 @@ void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
     addLLVMStage(pm, options);
 }
 
+namespace {
+/// The CUDA toolkit directory: the option, else the environment, else
+/// /usr/local/cuda when it exists (empty: none; PTX then cannot call libdevice).
+std::string cudaToolkit(StringRef option) {
+  if (!option.empty())
+    return option.str();
+  for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(name); value && *value)
+      return value;
+  if (llvm::sys::fs::is_directory("/usr/local/cuda"))
+    return "/usr/local/cuda";
+  return "";
+}
+} // namespace
+
+void mlir::relax::buildRelaxToNVVMPipeline(OpPassManager &pm,
+                                           const RelaxToNVVMOptions &options) {
+  addLinalgStage(pm);
+  addBufferizedStage(pm);
+  pm.addNestedPass<func::FuncOp>(createGPUDeviceMemoryPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  // Blocks of 16x16 threads over the two outer dimensions of each loop nest,
+  // with constant bounds and a guard (the mapping needs constant thread
+  // counts); no canonicalization between tiling and mapping: it would fold
+  // the one-iteration loops the mapping expects.
+  pm.addNestedPass<func::FuncOp>(createParallelLoopTilingPass({16, 16},
+                                                              /*noMinMaxBounds=*/true));
+  pm.addNestedPass<func::FuncOp>(createGPUWrapHostCodePass());
+  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  // Allocations, copies and launches as asynchronous ops on one stream (the
+  // GPU-to-LLVM lowering only knows them so), waited for before returning.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+
+  // Kernels and host code to the LLVM dialect (the order of MLIR's
+  // gpu-lower-to-nvvm-pipeline, with the toolkit given to the serializer).
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createStripDebugInfoPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  switch (options.format) {
+  case GPUBinaryFormat::Isa:
+    binary.compilationTarget = "isa";
+    break;
+  case GPUBinaryFormat::Bin:
+    binary.compilationTarget = "bin";
+    break;
+  case GPUBinaryFormat::Fatbin:
+    binary.compilationTarget = "fatbin";
+    break;
+  }
+  binary.toolkitPath = cudaToolkit(options.toolkit);
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void mlir::relax::registerRelaxPipelines() {
+  PassPipelineRegistration<RelaxToNVVMOptions>(
+      "relax-to-nvvm",
+      "Lower relax functions to host code (LLVM dialect) launching NVVM kernels held in a "
+      "gpu.binary: relax to linalg, elementwise fusion, bufferization, device memory, "
+      "parallel loops mapped to blocks and threads, kernel outlining, NVVM, serialization "
+      "for the chip (isa: PTX; bin: cubin; fatbin: cubin and PTX)",
+      [](OpPassManager &pm, const RelaxToNVVMOptions &options) {
+        buildRelaxToNVVMPipeline(pm, options);
+      });
   PassPipelineRegistration<RelaxToLLVMOptions>(
       "relax-to-llvm",
       "Lower relax functions to the LLVM dialect (relax and elementwise arith/math on "

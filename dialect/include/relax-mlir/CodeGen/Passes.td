@@ -155,4 +155,33 @@ def ResultsInPlacePass : Pass<"relax-results-in-place", "::mlir::func::FuncOp"> 
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def GPUDeviceMemoryPass : Pass<"relax-gpu-device-memory", "::mlir::func::FuncOp"> {
+  let summary = "Put a host function's buffers in device memory";
+  let description = [{
+    For the GPU pipeline, after bufferization: every buffer a kernel may
+    touch must be device memory. Each `memref.alloc` of the function becomes a
+    `gpu.alloc`, each `memref.dealloc` a `gpu.dealloc` and each `memref.copy`
+    a `gpu.memcpy` (all synchronous: the host waits). The function's own
+    memref arguments are device memory by contract (the caller copies or
+    passes device arrays).
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def GPUWrapHostCodePass : Pass<"relax-gpu-wrap-host-code", "::mlir::func::FuncOp"> {
+  let summary = "Move host code that reads or writes buffers into one-thread loops";
+  let description = [{
+    After linalg ops became loops (`convert-linalg-to-parallel-loops`), ops
+    at the top of a function that read or write memory outside an
+    `scf.parallel` (the loops of a full reduction, the scalar code of 0-d
+    results) would run on the host, on device memory. Each maximal run of
+    such ops (with the pure ops between them) moves into an `scf.parallel`
+    of one iteration, which the GPU mapping then turns into a one-thread
+    kernel. Allocation, deallocation, views and other `scf.parallel` ops end
+    a run. A run whose values are used after it is left in place with an
+    error.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 #endif // RELAX_CODEGEN_PASSES_TD

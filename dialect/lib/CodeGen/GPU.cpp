@@ -1,0 +1,122 @@
+//===- GPU.cpp - preparing bufferized host functions for the GPU ----------===//
+//
+// relax-gpu-device-memory: a host function's buffers become device memory.
+// relax-gpu-wrap-host-code: memory accesses left at the top of a function go
+// into one-iteration parallel loops, so that they run in a kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "relax-mlir/CodeGen/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::relax {
+#define GEN_PASS_DEF_GPUDEVICEMEMORYPASS
+#define GEN_PASS_DEF_GPUWRAPHOSTCODEPASS
+#include "relax-mlir/CodeGen/Passes.h.inc"
+} // namespace mlir::relax
+
+using namespace mlir;
+
+namespace {
+struct GPUDeviceMemoryPass : relax::impl::GPUDeviceMemoryPassBase<GPUDeviceMemoryPass> {
+  void runOnOperation() final {
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp>(op) &&
+          !op->getParentOfType<gpu::LaunchOp>())
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      OpBuilder b(op);
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        auto device = gpu::AllocOp::create(b, alloc.getLoc(), alloc.getType(),
+                                           /*asyncToken=*/Type(), ValueRange(),
+                                           alloc.getDynamicSizes(), alloc.getSymbolOperands());
+        alloc.replaceAllUsesWith(device.getMemref());
+      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        gpu::DeallocOp::create(b, dealloc.getLoc(), /*asyncToken=*/Type(), ValueRange(),
+                               dealloc.getMemref());
+      } else {
+        auto copy = cast<memref::CopyOp>(op);
+        gpu::MemcpyOp::create(b, copy.getLoc(), /*asyncToken=*/Type(), ValueRange(),
+                              copy.getTarget(), copy.getSource());
+      }
+      op->erase();
+    }
+  }
+};
+
+/// Whether `op` reads or writes memory (itself or in its regions); unknown
+/// effects count.
+bool touchesMemory(Operation *op) {
+  if (isa<scf::ParallelOp, gpu::LaunchOp>(op))
+    return false;
+  if (isMemoryEffectFree(op))
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return true; // loops and other region ops: their bodies decide (recursively)
+  return effects.hasEffect<MemoryEffects::Read>() || effects.hasEffect<MemoryEffects::Write>();
+}
+
+/// Ops that end a run: they stay on the host.
+bool isHostOnly(Operation *op) {
+  return isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
+             memref::DeallocOp, scf::ParallelOp, gpu::LaunchOp, ViewLikeOpInterface,
+             memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(op) ||
+         op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<OpTrait::ConstantLike>();
+}
+
+struct GPUWrapHostCodePass : relax::impl::GPUWrapHostCodePassBase<GPUWrapHostCodePass> {
+  void runOnOperation() final {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    for (Block &block : func.getBody()) {
+      SmallVector<SmallVector<Operation *>> runs(1);
+      for (Operation &op : block) {
+        if (isHostOnly(&op)) {
+          if (!runs.back().empty())
+            runs.emplace_back();
+          continue;
+        }
+        runs.back().push_back(&op);
+      }
+      for (ArrayRef<Operation *> run : runs) {
+        if (!llvm::any_of(run, touchesMemory))
+          continue;
+        if (failed(wrap(run)))
+          return signalPassFailure();
+      }
+    }
+  }
+
+  /// Moves `run` into `scf.parallel (%i) = (0) to (1) step (1)`.
+  LogicalResult wrap(ArrayRef<Operation *> run) {
+    llvm::SmallPtrSet<Operation *, 16> inRun(run.begin(), run.end());
+    for (Operation *op : run)
+      for (Operation *user : op->getUsers()) {
+        Operation *top = user;
+        while (top && !inRun.contains(top) && top->getBlock() != op->getBlock())
+          top = top->getParentOp();
+        if (!top || !inRun.contains(top))
+          return op->emitError("a value computed on device memory is used on the host; the "
+                               "GPU pipeline cannot place this op in a kernel");
+      }
+    OpBuilder b(run.front());
+    Location loc = run.front()->getLoc();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ParallelOp::create(b, loc, ValueRange{zero}, ValueRange{one},
+                                        ValueRange{one});
+    Block *body = loop.getBody();
+    for (Operation *op : run)
+      op->moveBefore(body->getTerminator());
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,40 @@
+// The relax-to-nvvm pipeline: host code in the LLVM dialect launching
+// kernels that a gpu.binary holds for the chip.
+// RUN: relax-opt %s --relax-to-nvvm=format=isa | FileCheck %s
+// RUN: relax-opt %s --relax-to-nvvm="format=isa chip=sm_80 features=+ptx70" \
+// RUN:   | FileCheck %s --check-prefix=SM80
+// RUN: not relax-opt %s --relax-to-nvvm=format=ptx 2>&1 | FileCheck %s --check-prefix=BAD
+
+// An elementwise chain is one kernel of 16x16-thread blocks (4x2 of them);
+// a full reduction runs in a kernel too (one thread for now), so the host
+// code only allocates device memory, launches and frees.
+// CHECK:       llvm.func @elementwise(
+// CHECK-NOT:     memref.
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @elementwise_kernel::@elementwise_kernel blocks in
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         llvm.return
+// CHECK:       llvm.func @_mlir_ciface_elementwise(
+// CHECK:       gpu.binary @elementwise_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">,
+// CHECK-SAME:    assembly = "{{.*}}.version 8.0\0A.target sm_90\0A
+// CHECK-SAME:    .visible .entry elementwise_kernel(
+// CHECK:       llvm.func @reduce(
+// CHECK:         llvm.call @mgpuMemAlloc
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @reduce_kernel::@reduce_kernel blocks in (%[[ONE:[0-9]+]], %[[ONE]], %[[ONE]]) threads in (%[[ONE]], %[[ONE]], %[[ONE]])
+// CHECK:         llvm.call @mgpuMemFree
+// CHECK:       gpu.binary @reduce_kernel
+
+// SM80: gpu.binary @elementwise_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx70">,
+// SM80-SAME: .target sm_80
+
+// BAD: for the --format option: Cannot find option named 'ptx'
+
+func.func @elementwise(%x: tensor<64x32xf32>, %y: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %0 = relax.add %x, %y : tensor<64x32xf32>, tensor<64x32xf32> -> tensor<64x32xf32>
+  %1 = relax.multiply %0, %x : tensor<64x32xf32>, tensor<64x32xf32> -> tensor<64x32xf32>
+  return %1 : tensor<64x32xf32>
+}
+
+func.func @reduce(%x: tensor<64x32xf32>) -> tensor<f32> {
+  %0 = relax.sum %x : tensor<64x32xf32> -> tensor<f32>
+  return %0 : tensor<f32>
+}

@@ -1,0 +1,61 @@
+// RUN: relax-opt %s --split-input-file --verify-diagnostics \
+// RUN:   --pass-pipeline="builtin.module(func.func(relax-gpu-wrap-host-code))" | FileCheck %s
+
+// A full reduction (loops without a parallel dimension) and the scalar code
+// of a 0-d result move into one-iteration parallel loops; allocations,
+// parallel loops and constants stay where they are.
+// CHECK-LABEL: func.func @reduction(
+// CHECK:         %[[ACC:.*]] = gpu.alloc () : memref<f32>
+// CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK-NEXT:      memref.store
+// CHECK-NEXT:      scf.for
+// CHECK:           memref.load %[[ACC]][]
+// CHECK:           memref.store {{.*}}, %arg1[]
+// CHECK:           scf.reduce
+// CHECK-NEXT:    }
+// CHECK:         scf.parallel (%{{.*}}) = (%c0{{.*}}) to (%c4{{.*}})
+// CHECK:         gpu.dealloc %[[ACC]]
+// CHECK-NEXT:    return
+func.func @reduction(%x: memref<4xf32>, %out: memref<f32>, %y: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %acc = gpu.alloc () : memref<f32>
+  memref.store %zero, %acc[] : memref<f32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %v = memref.load %x[%i] : memref<4xf32>
+    %a = memref.load %acc[] : memref<f32>
+    %s = arith.addf %a, %v : f32
+    memref.store %s, %acc[] : memref<f32>
+  }
+  %r = memref.load %acc[] : memref<f32>
+  %h = arith.mulf %r, %r : f32
+  memref.store %h, %out[] : memref<f32>
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %v = memref.load %x[%i] : memref<4xf32>
+    memref.store %v, %y[%i] : memref<4xf32>
+  }
+  gpu.dealloc %acc : memref<f32>
+  return
+}
+
+// -----
+
+// Pure host code (index arithmetic, constants) is not wrapped.
+// CHECK-LABEL: func.func @pure(
+// CHECK-NOT:     scf.parallel
+func.func @pure(%n: index) -> index {
+  %c2 = arith.constant 2 : index
+  %m = arith.muli %n, %c2 : index
+  return %m : index
+}
+
+// -----
+
+// A value read from device memory that the host then needs cannot move.
+func.func @escapes(%x: memref<f32>) -> f32 {
+  // expected-error @below {{a value computed on device memory is used on the host}}
+  %v = memref.load %x[] : memref<f32>
+  return %v : f32
+}
