@@ -39,6 +39,35 @@ def pipeline(opt_level: int = 3, num_threads: int = 1, from_stage: str = "relax"
             f"to-stage={to_stage}}})")
 
 
+GPU_FORMATS = ("isa", "bin", "fatbin")
+
+
+def gpu_pipeline(chip: str = "sm_90", features: str = "+ptx80", gpu_format: str = "fatbin",
+                 toolkit: str = "") -> str:
+    """The `relax-to-nvvm` pipeline text (see `lower`)."""
+    if gpu_format not in GPU_FORMATS:
+        raise ValueError(f"gpu_format must be one of {', '.join(GPU_FORMATS)}, got "
+                         f"{gpu_format!r}")
+    if not isinstance(chip, str) or not chip.startswith("sm_") or not chip[3:].isdigit():
+        raise ValueError(f"chip must name an NVIDIA architecture such as 'sm_90', got {chip!r}")
+    toolkit_option = f" toolkit={toolkit}" if toolkit else ""
+    return (f"builtin.module(relax-to-nvvm{{chip={chip} features={features} "
+            f"format={gpu_format}{toolkit_option}}})")
+
+
+def run_gpu_pipeline(module: ir.Module, chip: str, gpu_format: str,
+                     features: str = "+ptx80") -> ir.Module:
+    """A copy of `module` lowered by `relax-to-nvvm` (host LLVM code and gpu.binary ops)."""
+    lowered = clone_module(module)
+    try:
+        passmanager.PassManager.parse(gpu_pipeline(chip, features, gpu_format),
+                                      context=module.context).run(lowered.operation)
+    except ir.MLIRError as e:
+        raise CompilationError(f"lowering for the GPU ({chip}, {gpu_format}) failed",
+                               format_mlir_error(e)) from None
+    return lowered
+
+
 def run_stages(module: ir.Module, opt_level: int, num_threads: int,
                to_stage: str = "llvm", dump_ir: str | None = None) -> ir.Module:
     """A lowered copy of `module` (left unchanged) at `to_stage`; with
@@ -69,7 +98,8 @@ def _write(module: ir.Module, path: str) -> None:
 
 def lower(module: ModuleLike, stage: str = "llvm", *, func: str | None = None,
           require_grads: Sequence[int | str] | None = None, target_index: int = 0,
-          opt_level: int = 3, num_threads: int = 1) -> ir.Module:
+          opt_level: int = 3, num_threads: int = 1, target: str = "cpu", chip: str = "sm_90",
+          gpu_format: str = "isa") -> ir.Module:
     """A copy of `module` (left unchanged) lowered to `stage`.
 
     Stages, in order: `relax` (the input, checked, with a plain function body
@@ -78,10 +108,18 @@ def lower(module: ModuleLike, stage: str = "llvm", *, func: str | None = None,
     the gradient pass runs first (`func`, `require_grads`, `target_index` as
     in `gradient`), so every stage from `adjoint` on holds `<func>_adjoint`;
     `adjoint` needs `func`. `opt_level` and `num_threads` are `compile`'s.
-    `str(lower(...))` is the text."""
+    With `target="cuda"`, stage `llvm` is the `relax-to-nvvm` pipeline's
+    output: host code launching kernels that `gpu.binary` ops hold for `chip`
+    (`gpu_format`: `isa` = PTX text, `bin` = cubin, `fatbin` = both; `bin`
+    and `fatbin` need CUDA's ptxas). `str(lower(...))` is the text."""
     from ._gradient import convert_to_dataflow, gradient
 
     check_stage(stage)
+    if target not in ("cpu", "cuda"):
+        raise ValueError(f"target must be 'cpu' or 'cuda', got {target!r}")
+    if target == "cuda" and stage not in ("relax", "adjoint", "llvm"):
+        raise ValueError(f"stage {stage!r} is not available for target='cuda' yet; use "
+                         f"'relax', 'adjoint' or 'llvm'")
     if stage == "adjoint" and func is None:
         raise ValueError("stage 'adjoint' needs func=<the function to differentiate>")
     module = convert_to_dataflow(as_module(module))
@@ -91,4 +129,6 @@ def lower(module: ModuleLike, stage: str = "llvm", *, func: str | None = None,
         module = gradient(module, func, require_grads, target_index)
     if stage == "adjoint":
         return module
+    if target == "cuda":
+        return run_gpu_pipeline(module, chip, gpu_format)
     return run_stages(module, opt_level, num_threads, to_stage=stage)

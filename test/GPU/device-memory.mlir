@@ -1,11 +1,11 @@
 // RUN: relax-opt %s --pass-pipeline="builtin.module(func.func(relax-gpu-device-memory))" | FileCheck %s
 
-// Buffers, frees and copies of a host function become device operations;
-// the ones inside a kernel are left alone.
+// Buffers and frees of a host function become device operations, copies
+// become linalg copies (kernels); the ones inside a kernel are left alone.
 // CHECK-LABEL: func.func @buffers(
 // CHECK-NOT:     memref.alloc
 // CHECK:         %[[A:.*]] = gpu.alloc () : memref<4x8xf32>
-// CHECK:         gpu.memcpy %[[A]], %arg0 : memref<4x8xf32>, memref<4x8xf32>
+// CHECK:         linalg.copy ins(%arg0 : memref<4x8xf32>) outs(%[[A]] : memref<4x8xf32>)
 // CHECK:         gpu.launch
 // CHECK:           memref.alloca
 // CHECK:         gpu.dealloc %[[A]] : memref<4x8xf32>
@@ -20,5 +20,20 @@ func.func @buffers(%arg0: memref<4x8xf32>) {
     gpu.terminator
   }
   memref.dealloc %a : memref<4x8xf32>
+  return
+}
+
+// A constant is copied to the device where it is taken and freed at the end.
+// CHECK-LABEL: func.func @constant(
+// CHECK:         %[[D:.*]] = gpu.alloc () : memref<2xf32>
+// CHECK:         %[[H:.*]] = memref.get_global @c : memref<2xf32>
+// CHECK:         gpu.memcpy %[[D]], %[[H]] : memref<2xf32>, memref<2xf32>
+// CHECK:         linalg.copy ins(%[[D]] : memref<2xf32>)
+// CHECK:         gpu.dealloc %[[D]]
+// CHECK-NEXT:    return
+memref.global "private" constant @c : memref<2xf32> = dense<[1.0, 2.0]>
+func.func @constant(%out: memref<2xf32>) {
+  %g = memref.get_global @c : memref<2xf32>
+  memref.copy %g, %out : memref<2xf32> to memref<2xf32>
   return
 }

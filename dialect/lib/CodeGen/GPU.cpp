@@ -24,26 +24,43 @@ using namespace mlir;
 namespace {
 struct GPUDeviceMemoryPass : relax::impl::GPUDeviceMemoryPassBase<GPUDeviceMemoryPass> {
   void runOnOperation() final {
+    func::FuncOp func = getOperation();
     SmallVector<Operation *> ops;
-    getOperation().walk([&](Operation *op) {
-      if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp>(op) &&
+    func.walk([&](Operation *op) {
+      if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp, memref::GetGlobalOp>(op) &&
           !op->getParentOfType<gpu::LaunchOp>())
         ops.push_back(op);
     });
     for (Operation *op : ops) {
       OpBuilder b(op);
+      Location loc = op->getLoc();
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-        auto device = gpu::AllocOp::create(b, alloc.getLoc(), alloc.getType(),
-                                           /*asyncToken=*/Type(), ValueRange(),
-                                           alloc.getDynamicSizes(), alloc.getSymbolOperands());
+        auto device = gpu::AllocOp::create(b, loc, alloc.getType(), /*asyncToken=*/Type(),
+                                           ValueRange(), alloc.getDynamicSizes(),
+                                           alloc.getSymbolOperands());
         alloc.replaceAllUsesWith(device.getMemref());
       } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-        gpu::DeallocOp::create(b, dealloc.getLoc(), /*asyncToken=*/Type(), ValueRange(),
+        gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
                                dealloc.getMemref());
+      } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        // A kernel: either side may be a strided view, which gpu.memcpy
+        // (contiguous bytes) cannot copy.
+        linalg::CopyOp::create(b, loc, copy.getSource(), copy.getTarget());
       } else {
-        auto copy = cast<memref::CopyOp>(op);
-        gpu::MemcpyOp::create(b, copy.getLoc(), /*asyncToken=*/Type(), ValueRange(),
-                              copy.getTarget(), copy.getSource());
+        // A constant lives in host memory: the kernels read a device copy,
+        // made where the constant was taken and freed before returning.
+        auto global = cast<memref::GetGlobalOp>(op);
+        auto type = cast<MemRefType>(global.getType());
+        auto device = gpu::AllocOp::create(b, loc, type, Type(), ValueRange(), ValueRange(),
+                                           ValueRange());
+        Value host = memref::GetGlobalOp::create(b, loc, type, global.getName());
+        gpu::MemcpyOp::create(b, loc, Type(), ValueRange(), device.getMemref(), host);
+        global.getResult().replaceAllUsesWith(device.getMemref());
+        for (Block &block : func.getBody())
+          if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator())) {
+            OpBuilder atEnd(ret);
+            gpu::DeallocOp::create(atEnd, loc, Type(), ValueRange(), device.getMemref());
+          }
       }
       op->erase();
     }

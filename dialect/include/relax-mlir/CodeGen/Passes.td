@@ -160,12 +160,14 @@ def GPUDeviceMemoryPass : Pass<"relax-gpu-device-memory", "::mlir::func::FuncOp"
   let description = [{
     For the GPU pipeline, after bufferization: every buffer a kernel may
     touch must be device memory. Each `memref.alloc` of the function becomes a
-    `gpu.alloc`, each `memref.dealloc` a `gpu.dealloc` and each `memref.copy`
-    a `gpu.memcpy` (all synchronous: the host waits). The function's own
-    memref arguments are device memory by contract (the caller copies or
-    passes device arrays).
+    `gpu.alloc` and each `memref.dealloc` a `gpu.dealloc`; a `memref.copy`
+    becomes a `linalg.copy` (a kernel: either side may be a strided view); a
+    constant (`memref.get_global`, host memory) is copied into a device
+    buffer where it is taken, freed before the function returns. The
+    function's own memref arguments are device memory by contract (the caller
+    copies or passes device arrays).
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::linalg::LinalgDialect"];
 }
 
 def GPUWrapHostCodePass : Pass<"relax-gpu-wrap-host-code", "::mlir::func::FuncOp"> {

@@ -1,0 +1,98 @@
+"""The GPU lowering without a GPU: every op's adjoint lowers through
+`relax-to-nvvm` to kernels in a gpu.binary, and the MLP adjoint's PTX
+assembles with ptxas for sm_90 (when CUDA's ptxas is installed)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import op_table
+import pytest
+import relax_mlir
+from test_ops_gradient import FUNC_NAMES, gradient_inputs, loss_text
+
+OPS = sorted({c.op for c in op_table.TABLE if c.grad_inputs})
+
+
+def op_adjoints_module(op: str) -> str:
+    """Every gradient case of `op` as a loss function with its adjoint."""
+    cases = [c for c in op_table.cases_of(op) if c.grad_inputs]
+    module = "\n".join(loss_text(op, gradient_inputs(c), c.reference, c.attrs, c.grad_dtype,
+                                 c.result_dtype(c.grad_dtype), FUNC_NAMES[c.id])[0]
+                       for c in cases)
+    for c in cases:
+        names = [i.name for i in c.inputs]
+        module = relax_mlir.gradient(module, func=FUNC_NAMES[c.id],
+                                     require_grads=[names.index(n) for n in c.grad_inputs])
+    return str(module)
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_every_op_adjoint_lowers_to_a_gpu_binary(op: str) -> None:
+    lowered = str(relax_mlir.lower(op_adjoints_module(op), "llvm", target="cuda",
+                                   gpu_format="isa"))
+    assert "gpu.binary" in lowered and ".target sm_90" in lowered
+    assert "gpu.launch_func" in lowered
+    # Host code is LLVM only: every memory access of the ops runs in a kernel.
+    host = re.sub(r"gpu\.binary[^\n]*", "", lowered)
+    left = re.findall(r"(?:^|= )\s*\"?((?:memref|linalg|scf|tensor|relax)\.[a-z_]+)", host,
+                      re.M)
+    assert not left, f"ops left in host code: {sorted(set(left))}"
+
+
+MLP = """
+func.func @main(%x: tensor<64x784xf32>, %w1: tensor<784x128xf32>, %b1: tensor<128xf32>,
+                %w2: tensor<128x10xf32>, %b2: tensor<10xf32>, %y: tensor<64xi64>) -> tensor<f32> {
+  %0 = relax.matmul %x, %w1 : tensor<64x784xf32>, tensor<784x128xf32> -> tensor<64x128xf32>
+  %1 = relax.add %0, %b1 : tensor<64x128xf32>, tensor<128xf32> -> tensor<64x128xf32>
+  %2 = relax.relu %1 : tensor<64x128xf32>
+  %3 = relax.matmul %2, %w2 : tensor<64x128xf32>, tensor<128x10xf32> -> tensor<64x10xf32>
+  %4 = relax.add %3, %b2 : tensor<64x10xf32>, tensor<10xf32> -> tensor<64x10xf32>
+  %5 = relax.log_softmax %4 : tensor<64x10xf32>
+  %6 = relax.nll_loss %5, %y : tensor<64x10xf32>, tensor<64xi64> -> tensor<f32>
+  return %6 : tensor<f32>
+}
+"""
+
+
+def _ptxas() -> str | None:
+    for name in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(name):
+            candidate = os.path.join(os.environ[name], "bin", "ptxas")
+            if os.path.exists(candidate):
+                return candidate
+    return shutil.which("ptxas") or (
+        "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+
+
+def _unescape(text: str) -> str:
+    """An MLIR string attribute's text (\\0A, \\22, \\5C, \\09 escapes) as Python text."""
+    return re.sub(r"\\([0-9A-Fa-f]{2})", lambda m: chr(int(m[1], 16)), text)
+
+
+@pytest.mark.skipif(_ptxas() is None, reason="CUDA's ptxas is not installed")
+def test_mlp_adjoint_ptx_assembles_for_sm90(tmp_path) -> None:
+    lowered = str(relax_mlir.lower(MLP, "llvm", func="main", target="cuda", gpu_format="isa"))
+    ptx = [_unescape(m) for m in re.findall(r'assembly = "((?:[^"\\]|\\.)*)"', lowered)]
+    assert len(ptx) >= 5, "expected a kernel per fused loop nest of the MLP adjoint"
+    for i, text in enumerate(ptx):
+        assert ".target sm_90" in text and "__nv_" not in text.split(".entry")[0]
+        path = tmp_path / f"kernel{i}.ptx"
+        path.write_text(text)
+        run = subprocess.run([_ptxas(), "-arch=sm_90", str(path), "-o", str(tmp_path / "k.cubin")],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, f"ptxas rejected kernel {i}:\n{run.stderr}"
+
+
+def test_gpu_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="gpu_format"):
+        relax_mlir.lower(MLP, "llvm", target="cuda", gpu_format="ptx")
+    with pytest.raises(ValueError, match="sm_90"):
+        relax_mlir.lower(MLP, "llvm", target="cuda", chip="hopper")
+    with pytest.raises(ValueError, match="not available for target='cuda'"):
+        relax_mlir.lower(MLP, "vector", target="cuda")
+    assert np is not None
