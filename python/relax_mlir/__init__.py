@@ -11,6 +11,7 @@ from . import _libs
 _ctypes.CDLL(_os.path.join(_libs.LLVM_LIBRARY_DIR, _libs.MLIR_SONAME), mode=_ctypes.RTLD_GLOBAL)
 
 from ._compile import Executable, Function, compile  # noqa: E402
+from ._cuda import CUDAError  # noqa: E402
 from ._frontend import Lowered, Transformed, grad, jit, value_and_grad, vjp  # noqa: E402
 from ._gradient import gradient  # noqa: E402
 from ._memory import memory_report, memory_stats  # noqa: E402
@@ -24,4 +25,4 @@ __all__ = ["gradient", "compile", "lower", "STAGES", "memory_report", "memory_st
            "jit", "grad", "value_and_grad", "vjp", "checkpoint", "ops", "OpInfo", "Lowered",
            "Transformed",
            "Executable", "Function", "RelaxMLIRError", "GradientError", "CompilationError",
-           "InvalidIRError", "TracingError"]
+           "InvalidIRError", "TracingError", "CUDAError"]

@@ -120,6 +120,7 @@ class Function:
         if not address:
             raise CompilationError(f"cannot compile '{name}'",
                                    f"the JIT has no entry point for '{name}'")
+        self._address = int(address)
         # A leaf without a numpy dtype (bf16) makes the function uncallable
         # from numpy; the error is raised at the call, the rest of the module
         # stays usable.
@@ -299,33 +300,10 @@ class Executable:
         return sorted(self._functions)
 
 
-def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
-            num_threads: int = 1, dump_ir: str | None = None) -> Executable:
-    """Lowers every function of `module` to LLVM and JIT-compiles the public ones.
-
-    Only `target="cpu"` exists so far. The input module is left unchanged.
-    `opt_level` 1-3 runs the CPU schedule (contractions in register tiles of
-    vector FMAs, every other linalg op vectorized along its innermost
-    dimension, for the host's vector width) and LLVM at that level; 0 lowers
-    every op to plain scalar loops and runs no LLVM optimization: the
-    reference for debugging and for checking the schedule.
-    `num_threads` > 1 (with `opt_level` >= 1) runs the outer tile loops of
-    large ops (contractions, big elementwise ops) on that many OpenMP threads.
-    `dump_ir`, a directory (created if missing), receives the IR after each
-    stage: `0-relax.mlir`, `1-linalg.mlir`, `2-vector.mlir`,
-    `3-bufferized.mlir`, `4-llvm.mlir` (with locations).
-    Raises `CompilationError` (with MLIR's diagnostics) when lowering fails.
-    """
-    if target != "cpu":
-        raise ValueError(f"target {target!r} is not supported; use target='cpu'")
-    if opt_level not in (0, 1, 2, 3) or isinstance(opt_level, bool):
-        raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
-    if not isinstance(num_threads, int) or isinstance(num_threads, bool) or num_threads < 1:
-        raise ValueError(f"num_threads must be a positive int, got {num_threads!r}")
-    shared_libs = [_libs.C_RUNNER_UTILS]
-    if num_threads > 1 and opt_level > 0:
-        shared_libs.append(_openmp_runtime())
-    module = as_module(module)
+def _public_specs(module: ir.Module) -> dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec,
+                                                         set[int]]]:
+    """Parameters (names, types), result type and contraction inputs of each
+    public function with a body."""
     specs: dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec, set[int]]] = {}
     for name, fn in functions(module).items():
         if "sym_visibility" in fn.attributes or len(fn.regions[0].blocks) == 0:
@@ -341,6 +319,44 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
         except TypeError as e:
             raise CompilationError(f"cannot compile '{name}'", str(e)) from None
         specs[name] = (params, result, _contraction_parameters(fn))
+    return specs
+
+
+def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
+            num_threads: int = 1, dump_ir: str | None = None,
+            chip: str = "sm_90") -> Executable:
+    """Lowers every function of `module` to LLVM and JIT-compiles the public ones.
+
+    `target` is "cpu" or "cuda". The input module is left unchanged.
+    `opt_level` 1-3 runs the CPU schedule (contractions in register tiles of
+    vector FMAs, every other linalg op vectorized along its innermost
+    dimension, for the host's vector width) and LLVM at that level; 0 lowers
+    every op to plain scalar loops and runs no LLVM optimization: the
+    reference for debugging and for checking the schedule.
+    `num_threads` > 1 (with `opt_level` >= 1) runs the outer tile loops of
+    large ops (contractions, big elementwise ops) on that many OpenMP threads.
+    `dump_ir`, a directory (created if missing), receives the IR after each
+    stage: `0-relax.mlir`, `1-linalg.mlir`, `2-vector.mlir`,
+    `3-bufferized.mlir`, `4-llvm.mlir` (with locations).
+    With `target="cuda"`, the `relax-to-nvvm` pipeline builds kernels for
+    `chip` (a fatbin with CUDA's ptxas, else PTX that the driver compiles)
+    and calls copy numpy arguments to the device and results back; it needs
+    an NVIDIA driver (`CUDAError` "no CUDA driver found" otherwise).
+    Raises `CompilationError` (with MLIR's diagnostics) when lowering fails.
+    """
+    if target not in ("cpu", "cuda"):
+        raise ValueError(f"target {target!r} is not supported; use target='cpu' or 'cuda'")
+    if opt_level not in (0, 1, 2, 3) or isinstance(opt_level, bool):
+        raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
+    if not isinstance(num_threads, int) or isinstance(num_threads, bool) or num_threads < 1:
+        raise ValueError(f"num_threads must be a positive int, got {num_threads!r}")
+    if target == "cuda":
+        return _compile_cuda(as_module(module), chip, opt_level)
+    shared_libs = [_libs.C_RUNNER_UTILS]
+    if num_threads > 1 and opt_level > 0:
+        shared_libs.append(_openmp_runtime())
+    module = as_module(module)
+    specs = _public_specs(module)
     lowered = run_stages(module, opt_level, num_threads, dump_ir=dump_ir)
     try:
         engine = execution_engine.ExecutionEngine(
@@ -350,4 +366,56 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
     for symbol, address in _relax_runtime.pool_symbols():
         engine.raw_register_runtime(symbol, ctypes.c_void_p(address))
     funcs = {name: Function(engine, name, p, r, a) for name, (p, r, a) in specs.items()}
+    return Executable(engine, funcs, lowered)
+
+
+class CudaFunction(Function):
+    """A compiled public function whose buffers live on the GPU: a call copies
+    the numpy arguments to device memory, runs, and copies the results back."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from . import _cuda
+
+        if kwargs or len(args) != len(self.params):
+            args = self._bind(args, kwargs)
+        if self._unsupported is not None:
+            raise TypeError(str(self._unsupported))
+        leaves: Sequence[Any] = args if self._flat else self._flatten(args)
+        arrays = [self._prepare(where, spec, value)
+                  for (where, spec), value in zip(self._in_leaves, leaves)]
+        outputs = [np.empty(shape, dtype) for shape, dtype in self._out_leaves]
+        buffers = _cuda.DeviceBuffers()
+        try:
+            pointers = [buffers.upload(a) for a in arrays]
+            pointers += [buffers.alloc(o.nbytes) for o in outputs]
+            _cuda.call_with_descriptors(self._address, pointers,
+                                        [a.shape for a in arrays] + [o.shape for o in outputs])
+            _cuda.check(f"running {self.name} on the GPU")
+            for pointer, out in zip(pointers[len(arrays):], outputs):
+                buffers.download(pointer, out)
+        finally:
+            buffers.free()
+        if len(outputs) == 1 and isinstance(self.result, TensorSpec):
+            return outputs[0]
+        return _rebuild(self.result, iter(outputs))
+
+
+def _compile_cuda(module: ir.Module, chip: str, opt_level: int) -> Executable:
+    from . import _cuda
+    from ._stages import run_gpu_pipeline
+
+    _cuda.require_driver()
+    specs = _public_specs(module)
+    toolkit_ptxas = any(os.path.exists(os.path.join(d, "bin", "ptxas")) for d in (
+        os.environ.get("CUDA_ROOT", ""), os.environ.get("CUDA_HOME", ""),
+        os.environ.get("CUDA_PATH", ""), "/usr/local/cuda") if d)
+    lowered = run_gpu_pipeline(module, chip, "fatbin" if toolkit_ptxas else "isa")
+    try:
+        engine = execution_engine.ExecutionEngine(
+            lowered, opt_level=opt_level, shared_libs=[_libs.C_RUNNER_UTILS, _cuda.RUNTIME_PATH])
+    except RuntimeError as e:
+        raise CompilationError("JIT compilation failed", str(e)) from None
+    funcs: dict[str, Function] = {
+        name: CudaFunction(engine, name, p, r, None) for name, (p, r, _) in specs.items()}
+    _cuda.check("loading the GPU kernels")
     return Executable(engine, funcs, lowered)

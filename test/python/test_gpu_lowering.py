@@ -96,3 +96,41 @@ def test_gpu_options_are_checked() -> None:
     with pytest.raises(ValueError, match="not available for target='cuda'"):
         relax_mlir.lower(MLP, "vector", target="cuda")
     assert np is not None
+
+
+def test_cuda_runtime_loads_without_a_driver_and_says_why() -> None:
+    from relax_mlir import _cuda
+
+    why = _cuda.driver_status()
+    if why is None:
+        pytest.skip("a CUDA driver and device are present")
+    assert why.startswith("no CUDA driver found") or "no CUDA device" in why
+    with pytest.raises(relax_mlir.CUDAError, match="no CUDA driver found|CUDA is not usable"):
+        relax_mlir.compile(MLP, target="cuda")
+    # Runtime calls without a driver record the reason instead of crashing.
+    assert _cuda.runtime().mgpuMemAlloc(64, None, False) is None
+    with pytest.raises(relax_mlir.CUDAError, match="allocating"):
+        _cuda.check("allocating")
+    _cuda.check("nothing pending")  # the error was taken
+
+
+def test_descriptor_call_boundary_on_the_cpu() -> None:
+    """The GPU functions' call boundary (ctypes memref descriptors, inputs then
+    out-parameters) run against the CPU build of the same function, with host
+    pointers: the same results as the runtime's own boundary."""
+    from relax_mlir import _cuda
+
+    exe = relax_mlir.compile(relax_mlir.gradient(MLP.replace("f32", "f64").replace(
+        "xi64", "xi64"), require_grads=[1, 2]))
+    fn = exe.main_adjoint
+    rng = np.random.default_rng(0)
+    args = [rng.standard_normal(s.shape) if s.element == "f64" else
+            rng.integers(0, 10, s.shape) for _, s in fn.params]
+    expected_loss, (expected_w1, expected_b1) = fn(*args)
+    outputs = [np.empty(shape, dtype) for shape, dtype in fn._out_leaves]
+    arrays = [np.ascontiguousarray(a) for a in args]
+    _cuda.call_with_descriptors(fn._address, [a.ctypes.data for a in arrays + outputs],
+                                [a.shape for a in arrays + outputs])
+    np.testing.assert_array_equal(outputs[0], expected_loss)
+    np.testing.assert_array_equal(outputs[1], expected_w1)
+    np.testing.assert_array_equal(outputs[2], expected_b1)
