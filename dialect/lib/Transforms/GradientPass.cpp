@@ -54,9 +54,16 @@ static FailureOr<BodyShape> checkBody(func::FuncOp func, StringRef name) {
   if (!func.getBody().hasOneBlock())
     return func.emitError("cannot differentiate '@")
            << name << "': its body has more than one block";
+  Block &body = func.getBody().front();
+  if (body.getOps<DataflowOp>().empty() &&
+      llvm::any_of(body.without_terminator(), [](Operation &op) { return !isGlueOp(&op); }))
+    return func.emitError("cannot differentiate '@")
+           << name
+           << "': its bindings are not in a relax.dataflow block; gather them into one "
+              "with the relax-convert-to-dataflow pass first (relax_mlir.gradient does)";
   BodyShape shape;
   bool ok = true;
-  for (Operation &op : func.getBody().front()) {
+  for (Operation &op : body) {
     if (auto df = dyn_cast<DataflowOp>(op)) {
       if (shape.dataflow) {
         op.emitError("a second relax.dataflow block in '@")

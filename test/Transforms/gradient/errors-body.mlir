@@ -60,3 +60,13 @@ func.func @main(%x: tensor<3xf32>) -> tensor<f32> {
   }
   return %r : tensor<f32>
 }
+
+// -----
+
+// A body without any dataflow block is one error naming the pass that gathers it.
+// expected-error @+1 {{cannot differentiate '@main': its bindings are not in a relax.dataflow block; gather them into one with the relax-convert-to-dataflow pass first}}
+func.func @main(%x: tensor<3xf32>) -> tensor<f32> {
+  %e = relax.exp %x : tensor<3xf32>
+  %s = relax.sum %e : tensor<3xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
