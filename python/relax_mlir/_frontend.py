@@ -326,13 +326,41 @@ class Transformed:
 
     def _inline(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Called inside another trace: `jit` traces through (its ops join the
-        outer function); a gradient inside a traced function is not supported."""
+        outer function); `grad`/`value_and_grad` add their adjoint to the outer
+        module as a private function and call it, so the outer function can be
+        compiled, or differentiated again (the gradient pass inlines calls:
+        Hessian-vector products, grad of grad)."""
         if self.mode == "jit":
             return self.fn(*args, **kwargs)
-        raise NotImplementedError(
-            f"{self.mode} inside a traced function (jit/grad of a function that calls "
-            f"{self.mode}) is not supported yet: call the {self.mode}-transformed function "
-            f"directly, it is compiled already")
+        outer = current_trace()
+        assert outer is not None
+        bound, leaves, paths, treedefs, statics = self._split(args, kwargs)
+        from . import numpy as rnp
+        values = [rnp.asarray(leaf) if isinstance(leaf, Tracer)
+                  else rnp.asarray(as_leaf_array(leaf, path))
+                  for leaf, path in zip(leaves, paths)]
+        # Shapes and dtypes only: zero-strided views allocate nothing.
+        abstract = [np.lib.stride_tricks.as_strided(np.zeros((), v.dtype), v.shape,
+                                                    [0] * len(v.shape)) for v in values]
+        key = (tuple(bound.names), tuple(map(str, treedefs)), statics,
+               tuple((a.shape, a.dtype.str) for a in abstract))
+        entry = self._entry(key, bound, abstract, paths, treedefs)
+        assert entry.adjoint is not None and entry.grad_treedefs is not None
+        callee = outer.import_function(entry.adjoint, "main_adjoint",
+                                       f"{self.__name__}_adjoint")
+        result = outer.call(callee, [v.value for v in values])
+        value_part, grads_part = (outer.tuple_item(result, i) for i in (0, 1))
+        count = tree_leaf_count(entry.out_treedef)
+        value_leaves = [value_part] if count == 1 else \
+            [outer.tuple_item(value_part, i) for i in range(count)]
+        grad_count = sum(tree_leaf_count(td) for td in entry.grad_treedefs)
+        grad_leaves = iter([outer.tuple_item(grads_part, i) for i in range(grad_count)])
+        value = tree_unflatten(entry.out_treedef, iter(value_leaves))
+        per_arg = [tree_unflatten(td, grad_leaves) for td in entry.grad_treedefs]
+        g = per_arg[0] if self._argnums_int else tuple(per_arg)
+        if self.mode == "grad":
+            return (g, value[1]) if self.has_aux else g
+        return (value, g)
 
     # Inspection ------------------------------------------------------------
 

@@ -237,6 +237,39 @@ class Trace:
             name = op or getattr(builder, "__name__", "op")
             raise TracingError(f"{_where(loc)}: invalid {name}", format_mlir_error(e)) from None
 
+    def import_function(self, module: ir.Module, name: str, base: str) -> str:
+        """Copies function `name` of `module` (another trace's) into this
+        module as a private function with a fresh name based on `base`."""
+        source = module.operation.get_asm(enable_debug_info=True, print_generic_op_form=True)
+        copy = ir.Module.parse(source, context=self.context)
+        taken = {ir.StringAttr(op.attributes["sym_name"]).value
+                 for op in self.module.body.operations if "sym_name" in op.attributes}
+        fresh, n = base, 0
+        while fresh in taken:
+            n += 1
+            fresh = f"{base}_{n}"
+        for op in list(copy.body.operations):
+            if ir.StringAttr(op.attributes["sym_name"]).value == name:
+                op.attributes["sym_name"] = ir.StringAttr.get(fresh)
+                op.attributes["sym_visibility"] = ir.StringAttr.get("private")
+                self.module.body.append(op)
+                return fresh
+        raise KeyError(name)
+
+    def call(self, callee: str, operands: Sequence[ir.Value]) -> ir.Value:
+        """`func.call @callee(operands)` at the user's line; its one result."""
+        func = next(op for op in self.module.body.operations
+                    if ir.StringAttr(op.attributes["sym_name"]).value == callee)
+        result_type = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+        return self.emit(lambda: func_d.CallOp(result_type.results, callee, list(operands)
+                                               ).results[0], op="call")
+
+    def tuple_item(self, value: ir.Value, index: int) -> Any:
+        """Field `index` of a tuple value: a Tracer for a tensor, else the value."""
+        item = self.emit(relax.tuple_get_item, value, index, op="tuple_get_item")
+        return Tracer(self, item) if isinstance(item.type.maybe_downcast(),
+                                                ir.RankedTensorType) else item
+
     def constant(self, value: Any, dtype: Any = None) -> Tracer:
         """An `arith.constant` tensor of `value` (numpy array or scalar)."""
         array = np.asarray(value, dtype=dtype)

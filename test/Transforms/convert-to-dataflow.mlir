@@ -26,14 +26,15 @@ func.func @plain(%x: tensor<3xf32>) -> tuple<tensor<f32>, tensor<3xf32>> {
 
 // -----
 
-// An op that depends on a call stays after the block, reading its results.
+// A call is a binding too: it joins the block with the ops that use it.
 // CHECK-LABEL: func.func @with_call(
-// CHECK-NEXT:    [[R:%.+]] = relax.dataflow -> (tensor<3xf32>) {
-// CHECK-NEXT:      relax.exp
-// CHECK-NEXT:      relax.output
+// CHECK-NEXT:    [[R:%.+]] = relax.dataflow -> (tensor<f32>) {
+// CHECK-NEXT:      [[E:%.+]] = relax.exp
+// CHECK-NEXT:      [[C:%.+]] = func.call @g([[E]])
+// CHECK-NEXT:      [[S:%.+]] = relax.sum [[C]]
+// CHECK-NEXT:      relax.output [[S]]
 // CHECK-NEXT:    }
-// CHECK-NEXT:    [[C:%.+]] = call @g([[R]])
-// CHECK-NEXT:    relax.sum [[C]]
+// CHECK-NEXT:    return [[R]]
 func.func private @g(tensor<3xf32>) -> tensor<3xf32>
 func.func @with_call(%x: tensor<3xf32>) -> tensor<f32> {
   %0 = relax.exp %x : tensor<3xf32>

@@ -24,13 +24,15 @@ struct ConvertToDataflowPass
     if (!block.getOps<DataflowOp>().empty())
       return;
 
-    // Relax ops (and constants) whose operands are all available where the
-    // first of them stands: block arguments, ops before it, or moved ops.
+    // Relax ops, constants and calls (a call of a relax function is a
+    // binding: the gradient pass inlines it) whose operands are all available
+    // where the first of them stands: block arguments, ops before it, or
+    // moved ops.
     llvm::SetVector<Operation *> moved;
     Operation *first = nullptr;
     for (Operation &op : block.without_terminator()) {
       bool candidate = op.getDialect() && isa<RelaxDialect>(op.getDialect());
-      candidate |= op.hasTrait<OpTrait::ConstantLike>();
+      candidate |= op.hasTrait<OpTrait::ConstantLike>() || isa<func::CallOp>(op);
       if (!candidate || op.getNumRegions() != 0)
         continue;
       bool available = llvm::all_of(op.getOperands(), [&](Value v) {
