@@ -82,11 +82,12 @@ def FlattenTuplesPass : Pass<"relax-flatten-tuples", "::mlir::ModuleOp"> {
 def ConvertToDataflowPass : Pass<"relax-convert-to-dataflow", "::mlir::func::FuncOp"> {
   let summary = "Gather a function's pure relax bindings into one relax.dataflow";
   let description = [{
-    For a function without a `relax.dataflow`, moves its relax ops (and the
-    constants they use) into one new `relax.dataflow` placed where the first of
-    them was; values used after the block become its results. An op that
-    depends on a non-relax op (a call, say) stays outside. Functions that
-    already have a dataflow block are left alone.
+    For a function without a `relax.dataflow`, moves its relax ops, the
+    constants they use and its `func.call`s (a call of a relax function is a
+    binding, which the gradient pass inlines) into one new `relax.dataflow`
+    placed where the first of them was; values used after the block become its
+    results. An op that depends on another kind of op stays outside. Functions
+    that already have a dataflow block are left alone.
 
     ```mlir
     func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
