@@ -12,6 +12,7 @@ import numpy as np
 from . import _libs, execution_engine, ir
 from ._mlir_libs import _relax_runtime
 from ._module import (
+    NUMPY_DTYPES,
     ModuleLike,
     TensorSpec,
     TupleSpec,
@@ -24,10 +25,6 @@ from ._module import (
 from ._stages import run_stages
 from .errors import CompilationError
 
-_NUMPY_DTYPES = {
-    "f16": np.float16, "f32": np.float32, "f64": np.float64,
-    "i1": np.bool_, "i32": np.int32, "i64": np.int64,
-}
 
 def _openmp_runtime() -> str:
     """The OpenMP runtime that multi-threaded code calls, or a clear error."""
@@ -144,11 +141,7 @@ class Function:
         return f"<relax_mlir.Function {self.name}({args}) -> {self.result}>"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if kwargs or len(args) != len(self.params):
-            args = self._bind(args, kwargs)
-        if self._unsupported is not None:
-            raise TypeError(str(self._unsupported))
-        leaves: Sequence[Any] = args if self._flat else self._flatten(args)
+        leaves = self._argument_leaves(args, kwargs)
         outputs = [_result_array(shape, dtype) for shape, dtype in self._out_leaves]
         try:
             self._signature(leaves, outputs)
@@ -158,6 +151,18 @@ class Function:
             leaves = [self._prepare(where, spec, value)
                       for (where, spec), value in zip(self._in_leaves, leaves)]
             self._signature(leaves, outputs)
+        return self._result_value(outputs)
+
+    def _argument_leaves(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Sequence[Any]:
+        """The call's tensor arguments in order (keywords bound, tuples flattened)."""
+        if kwargs or len(args) != len(self.params):
+            args = self._bind(args, kwargs)
+        if self._unsupported is not None:
+            raise TypeError(str(self._unsupported))
+        return args if self._flat else self._flatten(args)
+
+    def _result_value(self, outputs: list[np.ndarray]) -> Any:
+        """The result arrays as the function's result: one array or nested tuples."""
         if len(outputs) == 1 and isinstance(self.result, TensorSpec):
             return outputs[0]
         return _rebuild(self.result, iter(outputs))
@@ -235,7 +240,7 @@ def _flatten_value(fname: str, where: str, spec: TypeSpec, value: Any, out: list
 
 
 def _itemsize(spec: TensorSpec) -> int:
-    return np.dtype(_NUMPY_DTYPES[spec.element]).itemsize
+    return np.dtype(NUMPY_DTYPES[spec.element]).itemsize
 
 
 def _dtype_name(dtype: np.dtype) -> str:
@@ -253,13 +258,13 @@ def _describe(value: Any) -> str:
 
 def _numpy_dtype(spec: TensorSpec, where: str) -> Any:
     try:
-        return _NUMPY_DTYPES[spec.element]
+        return NUMPY_DTYPES[spec.element]
     except KeyError:
         hint = (" (numpy has no bfloat16): take f32 at the boundary and convert inside the "
                 "function with relax.astype" if spec.element == "bf16" else "")
         raise TypeError(f"{where}: element type {spec.element} has no numpy equivalent"
                         f"{hint}; parameters and results may be "
-                        f"{', '.join(_NUMPY_DTYPES)}") from None
+                        f"{', '.join(NUMPY_DTYPES)}") from None
 
 
 def _rebuild(spec: TypeSpec, leaves: Iterator[np.ndarray]) -> Any:
@@ -376,11 +381,7 @@ class CudaFunction(Function):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         from . import _cuda
 
-        if kwargs or len(args) != len(self.params):
-            args = self._bind(args, kwargs)
-        if self._unsupported is not None:
-            raise TypeError(str(self._unsupported))
-        leaves: Sequence[Any] = args if self._flat else self._flatten(args)
+        leaves = self._argument_leaves(args, kwargs)
         arrays = [self._prepare(where, spec, value)
                   for (where, spec), value in zip(self._in_leaves, leaves)]
         outputs = [np.empty(shape, dtype) for shape, dtype in self._out_leaves]
@@ -395,9 +396,7 @@ class CudaFunction(Function):
                 buffers.download(pointer, out)
         finally:
             buffers.free()
-        if len(outputs) == 1 and isinstance(self.result, TensorSpec):
-            return outputs[0]
-        return _rebuild(self.result, iter(outputs))
+        return self._result_value(outputs)
 
 
 def _compile_cuda(module: ir.Module, chip: str, opt_level: int) -> Executable:
@@ -406,10 +405,7 @@ def _compile_cuda(module: ir.Module, chip: str, opt_level: int) -> Executable:
 
     _cuda.require_driver()
     specs = _public_specs(module)
-    toolkit_ptxas = any(os.path.exists(os.path.join(d, "bin", "ptxas")) for d in (
-        os.environ.get("CUDA_ROOT", ""), os.environ.get("CUDA_HOME", ""),
-        os.environ.get("CUDA_PATH", ""), "/usr/local/cuda") if d)
-    lowered = run_gpu_pipeline(module, chip, "fatbin" if toolkit_ptxas else "isa")
+    lowered = run_gpu_pipeline(module, chip, "fatbin" if _cuda.toolkit_ptxas() else "isa")
     try:
         engine = execution_engine.ExecutionEngine(
             lowered, opt_level=opt_level, shared_libs=[_libs.C_RUNNER_UTILS, _cuda.RUNTIME_PATH])

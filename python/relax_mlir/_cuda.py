@@ -45,6 +45,16 @@ def runtime() -> Any:
     return _RUNTIME
 
 
+def toolkit_ptxas() -> str | None:
+    """CUDA's ptxas in the toolkit that `relax-to-nvvm` uses when given none
+    (the same order: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, else /usr/local/cuda),
+    or None: then the pipeline can emit PTX only (`isa`)."""
+    toolkit = next((os.environ[n] for n in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH")
+                    if os.environ.get(n)), "/usr/local/cuda")
+    ptxas = os.path.join(toolkit, "bin", "ptxas")
+    return ptxas if os.path.exists(ptxas) else None
+
+
 def driver_status() -> str | None:
     """None when a CUDA driver and device are usable, else why not."""
     buffer = ctypes.create_string_buffer(1024)

@@ -216,11 +216,7 @@ class Transformed:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if current_trace() is not None:
             return self._inline(args, kwargs)
-        bound, leaves, paths, treedefs, statics = self._split(args, kwargs)
-        arrays = [as_leaf_array(v, p) for v, p in zip(leaves, paths)]
-        key = (tuple(bound.names), tuple(map(str, treedefs)), statics,
-               tuple((a.shape, a.dtype.str) for a in arrays))
-        entry = self._entry(key, bound, arrays, paths, treedefs)
+        entry, arrays = self._entry_for(args, kwargs)
         if entry.function is None:
             with self._lock:
                 if entry.function is None:
@@ -230,8 +226,19 @@ class Transformed:
         result = entry.function(*arrays)
         return self._unpack(entry, result)
 
-    def _entry(self, key: Any, bound: _Bound, arrays: list[np.ndarray], paths: list[str],
-               treedefs: list[Treedef]) -> _Entry:
+    def _entry_for(self, args: tuple[Any, ...], kwargs: dict[str, Any]
+                   ) -> tuple[_Entry, list[np.ndarray]]:
+        """The traced signature of a call with numpy values, and its arrays."""
+        bound, leaves, paths, treedefs, statics = self._split(args, kwargs)
+        arrays = [as_leaf_array(v, p) for v, p in zip(leaves, paths)]
+        return self._entry(bound, arrays, paths, treedefs, statics), arrays
+
+    def _entry(self, bound: _Bound, arrays: list[np.ndarray], paths: list[str],
+               treedefs: list[Treedef], statics: Any) -> _Entry:
+        """The cached trace for this signature (structure, shapes, dtypes,
+        static values), traced on a miss."""
+        key = (tuple(bound.names), tuple(map(str, treedefs)), statics,
+               tuple((a.shape, a.dtype.str) for a in arrays))
         entry = self._cache.get(key)
         if entry is None:
             with self._lock:
@@ -245,8 +252,14 @@ class Transformed:
         if entry.adjoint is None:
             return tree_unflatten(entry.out_treedef, iter(_flat(result, entry.out_treedef)))
         value, grads = result
-        value = tree_unflatten(entry.out_treedef, iter(_flat(value, entry.out_treedef)))
-        flat = iter(grads)
+        return self._package(entry, _flat(value, entry.out_treedef), grads)
+
+    def _package(self, entry: _Entry, value_leaves: Sequence[Any],
+                 grad_leaves: Sequence[Any]) -> Any:
+        """What `grad`/`value_and_grad` return, from the leaves of the value
+        and of the gradients (arrays, or traced values when inlined)."""
+        value = tree_unflatten(entry.out_treedef, iter(value_leaves))
+        flat = iter(grad_leaves)
         assert entry.grad_treedefs is not None
         per_arg = [tree_unflatten(td, flat) for td in entry.grad_treedefs]
         g = per_arg[0] if self._argnums_int else tuple(per_arg)
@@ -342,9 +355,7 @@ class Transformed:
         # Shapes and dtypes only: zero-strided views allocate nothing.
         abstract = [np.lib.stride_tricks.as_strided(np.zeros((), v.dtype), v.shape,
                                                     [0] * len(v.shape)) for v in values]
-        key = (tuple(bound.names), tuple(map(str, treedefs)), statics,
-               tuple((a.shape, a.dtype.str) for a in abstract))
-        entry = self._entry(key, bound, abstract, paths, treedefs)
+        entry = self._entry(bound, abstract, paths, treedefs, statics)
         assert entry.adjoint is not None and entry.grad_treedefs is not None
         callee = outer.import_function(entry.adjoint, "main_adjoint",
                                        f"{self.__name__}_adjoint")
@@ -354,24 +365,15 @@ class Transformed:
         value_leaves = [value_part] if count == 1 else \
             [outer.tuple_item(value_part, i) for i in range(count)]
         grad_count = sum(tree_leaf_count(td) for td in entry.grad_treedefs)
-        grad_leaves = iter([outer.tuple_item(grads_part, i) for i in range(grad_count)])
-        value = tree_unflatten(entry.out_treedef, iter(value_leaves))
-        per_arg = [tree_unflatten(td, grad_leaves) for td in entry.grad_treedefs]
-        g = per_arg[0] if self._argnums_int else tuple(per_arg)
-        if self.mode == "grad":
-            return (g, value[1]) if self.has_aux else g
-        return (value, g)
+        return self._package(entry, value_leaves,
+                             [outer.tuple_item(grads_part, i) for i in range(grad_count)])
 
     # Inspection ------------------------------------------------------------
 
     def lower(self, *args: Any, **kwargs: Any) -> Lowered:
         """Traces (and differentiates) for these arguments without running:
         `.as_text(stage)` shows the IR at each stage."""
-        bound, leaves, paths, treedefs, statics = self._split(args, kwargs)
-        arrays = [as_leaf_array(v, p) for v, p in zip(leaves, paths)]
-        key = (tuple(bound.names), tuple(map(str, treedefs)), statics,
-               tuple((a.shape, a.dtype.str) for a in arrays))
-        return Lowered(self, self._entry(key, bound, arrays, paths, treedefs))
+        return Lowered(self, self._entry_for(args, kwargs)[0])
 
 
 def _flat(value: Any, treedef: Treedef) -> list[Any]:

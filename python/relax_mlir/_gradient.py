@@ -8,9 +8,16 @@ from typing import Any
 
 import numpy as np
 
-from . import ir, passmanager
-from ._module import ModuleLike, as_module, clone_module, parameter_names, require_function
-from .errors import GradientError, format_mlir_error
+from . import ir
+from ._module import (
+    ModuleLike,
+    as_module,
+    clone_module,
+    parameter_names,
+    require_function,
+    run_passes,
+)
+from .errors import GradientError, RelaxMLIRError
 
 
 def gradient(
@@ -47,10 +54,7 @@ def gradient(
     # A plain function body (relax ops, no dataflow block) is gathered into one.
     pipeline = ("builtin.module(func.func(relax-convert-to-dataflow), gradient{"
                 + " ".join(options) + "})")
-    try:
-        passmanager.PassManager.parse(pipeline, context=module.context).run(result.operation)
-    except ir.MLIRError as e:
-        raise GradientError(f"cannot differentiate '{func}'", format_mlir_error(e)) from None
+    run_passes(result, pipeline, GradientError, f"cannot differentiate '{func}'")
     return result
 
 
@@ -59,8 +63,8 @@ def convert_to_dataflow(module: ModuleLike) -> ir.Module:
     no `relax.dataflow` has them gathered into one (relax-convert-to-dataflow)."""
     module = as_module(module)
     result = clone_module(module)
-    passmanager.PassManager.parse("builtin.module(func.func(relax-convert-to-dataflow))",
-                                  context=module.context).run(result.operation)
+    run_passes(result, "builtin.module(func.func(relax-convert-to-dataflow))", RelaxMLIRError,
+               "relax-convert-to-dataflow failed")
     return result
 
 

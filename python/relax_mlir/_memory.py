@@ -3,10 +3,17 @@
 
 from __future__ import annotations
 
-from . import ir, passmanager
+from . import ir
 from ._mlir_libs import _relax_runtime
-from ._module import ModuleLike, as_module, clone_module, functions, require_function
-from .errors import RelaxMLIRError, format_mlir_error
+from ._module import (
+    ModuleLike,
+    as_module,
+    clone_module,
+    functions,
+    require_function,
+    run_passes,
+)
+from .errors import RelaxMLIRError
 
 
 def memory_report(module: ModuleLike, func: str | None = None) -> dict[str, int]:
@@ -21,11 +28,8 @@ def memory_report(module: ModuleLike, func: str | None = None) -> dict[str, int]
         require_function(module, func)
     copy = clone_module(module)
     options = f"{{func={func}}}" if func else ""
-    try:
-        passmanager.PassManager.parse(f"builtin.module(relax-memory-report{options})",
-                                      context=module.context).run(copy.operation)
-    except ir.MLIRError as e:
-        raise RelaxMLIRError("memory report failed", format_mlir_error(e)) from None
+    run_passes(copy, f"builtin.module(relax-memory-report{options})", RelaxMLIRError,
+               "memory report failed")
     report = {}
     for name, fn in functions(copy).items():
         if "relax.peak_live_bytes" in fn.attributes:

@@ -5,11 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from . import ir
+import numpy as np
+
+from . import ir, passmanager
 from .dialects import func as func_d
 from .errors import InvalidIRError, RelaxMLIRError, format_mlir_error, is_verifier_error
 
 ModuleLike = Union[ir.Module, str]
+
+# The element types of relax tensors that have a numpy dtype (bf16 has none).
+NUMPY_DTYPES: dict[str, type] = {
+    "f16": np.float16, "f32": np.float32, "f64": np.float64,
+    "i1": np.bool_, "i32": np.int32, "i64": np.int64,
+}
 
 
 def as_module(module: ModuleLike) -> ir.Module:
@@ -25,6 +33,16 @@ def as_module(module: ModuleLike) -> ir.Module:
         if is_verifier_error(e):
             raise InvalidIRError("the MLIR text is invalid IR", format_mlir_error(e)) from None
         raise RelaxMLIRError("could not parse the MLIR text", format_mlir_error(e)) from None
+
+
+def run_passes(module: ir.Module, pipeline: str, error: type[RelaxMLIRError],
+               what: str) -> None:
+    """Runs the pass pipeline text on `module` in place; a failure raises
+    `error(what, MLIR's diagnostics)`."""
+    try:
+        passmanager.PassManager.parse(pipeline, context=module.context).run(module.operation)
+    except ir.MLIRError as e:
+        raise error(what, format_mlir_error(e)) from None
 
 
 def _current_context() -> ir.Context | None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from . import ir, passmanager
-from ._module import ModuleLike, as_module, clone_module
-from .errors import CompilationError, format_mlir_error
+from . import ir
+from ._module import ModuleLike, as_module, clone_module, run_passes
+from .errors import CompilationError
 
 # The stages of `relax-to-llvm` (its `to-stage`/`from-stage` values), in order.
 LOWERING_STAGES = ("linalg", "vector", "bufferized", "llvm")
@@ -59,12 +59,8 @@ def run_gpu_pipeline(module: ir.Module, chip: str, gpu_format: str,
                      features: str = "+ptx80") -> ir.Module:
     """A copy of `module` lowered by `relax-to-nvvm` (host LLVM code and gpu.binary ops)."""
     lowered = clone_module(module)
-    try:
-        passmanager.PassManager.parse(gpu_pipeline(chip, features, gpu_format),
-                                      context=module.context).run(lowered.operation)
-    except ir.MLIRError as e:
-        raise CompilationError(f"lowering for the GPU ({chip}, {gpu_format}) failed",
-                               format_mlir_error(e)) from None
+    run_passes(lowered, gpu_pipeline(chip, features, gpu_format), CompilationError,
+               f"lowering for the GPU ({chip}, {gpu_format}) failed")
     return lowered
 
 
@@ -80,12 +76,8 @@ def run_stages(module: ir.Module, opt_level: int, num_threads: int,
         os.makedirs(dump_ir, exist_ok=True)
         _write(lowered, os.path.join(dump_ir, "0-relax.mlir"))
     for number, (start, stop) in enumerate(steps, start=1):
-        try:
-            passmanager.PassManager.parse(pipeline(opt_level, num_threads, start, stop),
-                                          context=module.context).run(lowered.operation)
-        except ir.MLIRError as e:
-            raise CompilationError(f"lowering to the {stop} stage failed",
-                                   format_mlir_error(e)) from None
+        run_passes(lowered, pipeline(opt_level, num_threads, start, stop), CompilationError,
+                   f"lowering to the {stop} stage failed")
         if dump_ir is not None:
             _write(lowered, os.path.join(dump_ir, f"{number}-{stop}.mlir"))
     return lowered

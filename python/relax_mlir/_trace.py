@@ -20,16 +20,15 @@ from typing import Any, Union
 
 import numpy as np
 
-from . import ir, passmanager
+from . import ir
+from ._module import NUMPY_DTYPES, run_passes
 from .dialects import arith, relax
 from .dialects import func as func_d
 from .errors import RelaxMLIRError, format_mlir_error
 
-# numpy dtype <-> MLIR element type of relax tensors (bf16 has no numpy dtype).
-_ELEMENT_OF: dict[np.dtype, str] = {np.dtype(np.float16): "f16", np.dtype(np.float32): "f32",
-               np.dtype(np.float64): "f64", np.dtype(np.bool_): "i1",
-               np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
-_DTYPE_OF: dict[str, np.dtype] = {v: k for k, v in _ELEMENT_OF.items()}
+# MLIR element type <-> numpy dtype of relax tensors.
+_DTYPE_OF: dict[str, np.dtype] = {k: np.dtype(v) for k, v in NUMPY_DTYPES.items()}
+_ELEMENT_OF: dict[np.dtype, str] = {v: k for k, v in _DTYPE_OF.items()}
 # Promotion order between traced arrays (as JAX: an int with a float gives the float).
 _RANK = {"i1": 0, "i32": 1, "i64": 2, "f16": 3, "f32": 4, "f64": 5}
 
@@ -42,12 +41,25 @@ class TracingError(RelaxMLIRError, ValueError):
 TracingError.__module__ = "relax_mlir"
 
 
-def element_type(dtype: Any) -> ir.Type:
+def escaped_tracer() -> TracingError:
+    """The error for a traced array used after (or outside) its trace."""
+    return TracingError("a traced array was used outside the function traced with it",
+                        "traced arrays exist only while their function is traced; "
+                        "return values from the function instead of keeping them")
+
+
+def element_name(dtype: Any, what: str = "dtype") -> str:
+    """The MLIR element type of a numpy dtype, or a TypeError that lists the
+    supported ones (`what` names the offending value)."""
     name = _ELEMENT_OF.get(np.dtype(dtype))
     if name is None:
-        raise TypeError(f"dtype {np.dtype(dtype)} is not supported; relax arrays are "
-                        f"{', '.join(str(d) for d in _ELEMENT_OF)}")
-    return ir.Type.parse(name)
+        raise TypeError(f"{what} {np.dtype(dtype)} is not supported; relax arrays are "
+                        f"{', '.join(str(d) for d in _ELEMENT_OF)} (convert with .astype)")
+    return name
+
+
+def element_type(dtype: Any) -> ir.Type:
+    return ir.Type.parse(element_name(dtype))
 
 
 def tensor_type(shape: Sequence[int], dtype: Any) -> ir.RankedTensorType:
@@ -201,12 +213,8 @@ class Trace:
             func_d.ReturnOp([value])
         self.func.attributes["function_type"] = ir.TypeAttr.get(
             ir.FunctionType.get([a.type for a in self.block.arguments], [value.type]))
-        pm = passmanager.PassManager.parse(
-            "builtin.module(func.func(relax-convert-to-dataflow))", context=self.context)
-        try:
-            pm.run(self.module.operation)
-        except ir.MLIRError as e:  # pragma: no cover - the pass does not fail
-            raise TracingError("the traced function is invalid IR", format_mlir_error(e)) from None
+        run_passes(self.module, "builtin.module(func.func(relax-convert-to-dataflow))",
+                   TracingError, "the traced function is invalid IR")
 
     def __enter__(self) -> Trace:
         _STATE.stack.append(self)
@@ -222,9 +230,7 @@ class Trace:
         """Calls a generated builder at the end of the function, located at the
         user's line; an invalid op becomes a TracingError naming that line."""
         if _STATE.stack[-1] is not self:
-            raise TracingError("a traced array was used outside the function traced with it",
-                               "traced arrays exist only while their function is traced; "
-                               "return values from the function instead of keeping them")
+            raise escaped_tracer()
         loc = user_location()
         try:
             with ir.InsertionPoint(self.block), loc:
@@ -273,9 +279,7 @@ class Trace:
     def constant(self, value: Any, dtype: Any = None) -> Tracer:
         """An `arith.constant` tensor of `value` (numpy array or scalar)."""
         array = np.asarray(value, dtype=dtype)
-        if array.dtype not in _ELEMENT_OF:
-            raise TypeError(f"cannot use a constant of dtype {array.dtype} in a traced "
-                            f"function; relax arrays are {', '.join(str(d) for d in _ELEMENT_OF)}")
+        element_name(array.dtype, "a constant of dtype")
         loc = user_location()
         with ir.InsertionPoint(self.block), loc:
             ttype = tensor_type(array.shape, array.dtype)
@@ -463,11 +467,9 @@ def as_leaf_array(value: Any, where: str) -> np.ndarray:
         raise TypeError(f"argument {where}: expected a numpy array, a Python scalar or a "
                         f"tuple/list/dict of them, got {type(value).__name__}")
     array = np.asarray(value)
-    if array.dtype not in _ELEMENT_OF:
-        if array.dtype.newbyteorder("=") in _ELEMENT_OF:
-            return array.astype(array.dtype.newbyteorder("="))
-        raise TypeError(f"argument {where}: dtype {array.dtype} is not supported; use one of "
-                        f"{', '.join(str(d) for d in _ELEMENT_OF)} (convert with .astype)")
+    if array.dtype not in _ELEMENT_OF and array.dtype.newbyteorder("=") in _ELEMENT_OF:
+        return array.astype(array.dtype.newbyteorder("="))
+    element_name(array.dtype, f"argument {where}: dtype")
     return array
 
 

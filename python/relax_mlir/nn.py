@@ -37,9 +37,7 @@ def _unary(builder: Any, doc: str) -> Any:
     def op(x: Any) -> Tracer:
         return _emit(builder, _float(x))
 
-    op.__name__ = op.__qualname__ = builder.__name__
-    op.__doc__ = doc
-    return _traced(op)
+    return _traced(op, builder.__name__, doc)
 
 
 relu = _unary(_r.relu, "max(x, 0) (relax.relu).")

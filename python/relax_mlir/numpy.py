@@ -29,13 +29,13 @@ import numpy as _np
 
 from . import ir
 from ._trace import (
-    _ELEMENT_OF,
     _RANK,
     Trace,
     Tracer,
-    TracingError,
     current_trace,
+    element_name,
     element_type,
+    escaped_tracer,
     is_float,
     tensor_type,
 )
@@ -65,9 +65,15 @@ __all__ = [
 # Eager calls and argument handling
 # ----------------------------------------------------------------------------
 
-def _traced(fn: Callable[..., Any]) -> Callable[..., Any]:
+def _traced(fn: Callable[..., Any], name: str | None = None,
+            doc: str | None = None) -> Callable[..., Any]:
     """Outside a trace, runs `fn` as a one-op compiled function (cached by the
-    arguments' shapes and dtypes), so `rnp.exp(np_array)` works eagerly."""
+    arguments' shapes and dtypes), so `rnp.exp(np_array)` works eagerly.
+    `name` and `doc` name and document a function made by a factory."""
+    if name is not None:
+        fn.__name__ = fn.__qualname__ = name
+    if doc is not None:
+        fn.__doc__ = doc
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -89,9 +95,7 @@ def asarray(x: Any, dtype: Any = None) -> Tracer:
     """`x` as a traced array: numpy arrays and Python scalars become constants."""
     if isinstance(x, Tracer):
         if x._trace is not current_trace():
-            raise TracingError("a traced array was used outside the function traced with it",
-                               "traced arrays exist only while their function is traced; "
-                               "return values from the function instead of keeping them")
+            raise escaped_tracer()
         return x if dtype is None else astype(x, dtype)
     if dtype is None and isinstance(x, float):
         dtype = _np.float32
@@ -114,11 +118,7 @@ def _promote(*xs: Any) -> list[Tracer]:
     if not arrays:
         raise TypeError("at least one operand must be an array")
     dtypes = [x.dtype if isinstance(x, Tracer) else _np.asarray(x).dtype for x in arrays]
-    for d in dtypes:
-        if _np.dtype(d) not in _ELEMENT_OF:
-            raise TypeError(f"dtype {d} is not supported; relax arrays are "
-                            f"{', '.join(str(k) for k in _ELEMENT_OF)}")
-    target = builtins.max(dtypes, key=lambda d: _RANK[_ELEMENT_OF[_np.dtype(d)]])
+    target = builtins.max(dtypes, key=lambda d: _RANK[element_name(d)])
     if any(isinstance(x, float) for x in xs) and not is_float(target):
         target = _np.dtype(_np.float32)
     return [asarray(x, target) if _is_weak(x) or not isinstance(x, Tracer)
@@ -148,9 +148,8 @@ def _unary(builder: Callable[..., Any], float_only: builtins.bool = True) -> Cal
             x = astype(x, _np.float32)
         return _emit(builder, x)
 
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"Elementwise `{name}` (relax.{name}); integer inputs become float32."
-    return _traced(op)
+    return _traced(op, name, f"Elementwise `{name}` (relax.{name}); integer inputs become "
+                             f"float32.")
 
 
 def _binary(builder: Callable[..., Any], doc: str) -> Callable[..., Any]:
@@ -158,9 +157,7 @@ def _binary(builder: Callable[..., Any], doc: str) -> Callable[..., Any]:
         a, b = _promote(a, b)
         return _emit(builder, a, b)
 
-    op.__name__ = op.__qualname__ = builder.__name__
-    op.__doc__ = doc
-    return _traced(op)
+    return _traced(op, builder.__name__, doc)
 
 
 # ----------------------------------------------------------------------------
@@ -275,16 +272,19 @@ def astype(x: Any, dtype: Any) -> Tracer:
 # Reductions
 # ----------------------------------------------------------------------------
 
-def _reduction(builder: Callable[..., Any], doc: str) -> Callable[..., Any]:
+def _reduction(builder: Callable[..., Any], doc: str, name: str | None = None,
+               float_only: builtins.bool = False) -> Callable[..., Any]:
+    """A numpy reduction over `axis` (all axes when None); with `float_only`,
+    integer inputs are reduced as float32."""
     def op(x: Any, axis: Axis = None, keepdims: builtins.bool = False) -> Tracer:
         x = asarray(x)
-        if x.dtype == _np.bool_:
+        if float_only and not is_float(x.dtype):
+            x = astype(x, _np.float32)
+        elif x.dtype == _np.bool_:
             x = astype(x, _np.int64)  # numpy counts booleans as int64
         return _emit(builder, x, axis=_axes(axis), keepdims=builtins.bool(keepdims))
 
-    op.__name__ = op.__qualname__ = builder.__name__
-    op.__doc__ = doc
-    return _traced(op)
+    return _traced(op, name or builder.__name__, doc)
 
 
 sum = _reduction(_r.sum, "Sum over `axis` (all axes when None), as np.sum (relax.sum).")
@@ -294,22 +294,10 @@ prod = _reduction(_r.prod, "Product over `axis` (relax.prod).")
 amax, amin = max, min
 
 
-@_traced
-def mean(x: Any, axis: Axis = None, keepdims: builtins.bool = False) -> Tracer:
-    """Mean over `axis` (relax.mean); integers average as float32."""
-    x = asarray(x)
-    if not is_float(x.dtype):
-        x = astype(x, _np.float32)
-    return _emit(_r.mean, x, axis=_axes(axis), keepdims=builtins.bool(keepdims))
-
-
-@_traced
-def var(x: Any, axis: Axis = None, keepdims: builtins.bool = False) -> Tracer:
-    """Population variance over `axis` (relax.variance)."""
-    x = asarray(x)
-    if not is_float(x.dtype):
-        x = astype(x, _np.float32)
-    return _emit(_r.variance, x, axis=_axes(axis), keepdims=builtins.bool(keepdims))
+mean = _reduction(_r.mean, "Mean over `axis` (relax.mean); integers average as float32.",
+                  float_only=True)
+var = _reduction(_r.variance, "Population variance over `axis` (relax.variance).", "var",
+                 float_only=True)
 
 
 @_traced

@@ -10,7 +10,7 @@ import program_gen as pg
 import pytest
 import relax_mlir
 from relax_mlir import _cuda
-from relax_mlir._compile import _NUMPY_DTYPES
+from relax_mlir._module import NUMPY_DTYPES
 from test_gpu_lowering import MLP, OPS, op_adjoints_module
 from test_ops_gradient import FUNC_NAMES, gradient_inputs
 
@@ -37,7 +37,7 @@ def test_op_adjoints_match_the_cpu(op: str) -> None:
         inputs = list(gradient_inputs(case).values())
         specs = [s for _, s in cpu[name].params]
         args = inputs + [np.ones(s.shape) for s in specs[len(inputs):]]
-        args = [np.asarray(a, _NUMPY_DTYPES[s.element]) for a, s in zip(args, specs)]
+        args = [np.asarray(a, NUMPY_DTYPES[s.element]) for a, s in zip(args, specs)]
         assert_same(gpu[name](*args), cpu[name](*args))
 
 

@@ -4,7 +4,6 @@ assembles with ptxas for sm_90 (when CUDA's ptxas is installed)."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -60,13 +59,8 @@ func.func @main(%x: tensor<64x784xf32>, %w1: tensor<784x128xf32>, %b1: tensor<12
 
 
 def _ptxas() -> str | None:
-    for name in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"):
-        if os.environ.get(name):
-            candidate = os.path.join(os.environ[name], "bin", "ptxas")
-            if os.path.exists(candidate):
-                return candidate
-    return shutil.which("ptxas") or (
-        "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+    from relax_mlir import _cuda
+    return _cuda.toolkit_ptxas() or shutil.which("ptxas")
 
 
 def _unescape(text: str) -> str:

@@ -82,9 +82,9 @@ bool touchesMemory(Operation *op) {
 
 /// Ops that end a run: they stay on the host.
 bool isHostOnly(Operation *op) {
+  // Views (subview, reshapes, casts) only compute a descriptor.
   return isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
-             memref::DeallocOp, scf::ParallelOp, gpu::LaunchOp, ViewLikeOpInterface,
-             memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(op) ||
+             memref::DeallocOp, scf::ParallelOp, gpu::LaunchOp, ViewLikeOpInterface>(op) ||
          op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<OpTrait::ConstantLike>();
 }
 
