@@ -13,7 +13,6 @@ Run: make bench   (or PYTHONPATH=build/python_packages .venv/bin/python bench/ca
 
 from __future__ import annotations
 
-import ctypes
 import statistics
 import time
 from collections.abc import Callable
@@ -21,7 +20,7 @@ from typing import Any
 
 import numpy as np
 import relax_mlir
-from relax_mlir.runtime import np_to_memref
+from relax_mlir import _cuda
 
 SHAPES = [(64, 784), (784, 256), (256,), (256, 10), (10,), (64, 10), (64, 256), (64, 256),
           (256,), (10,), ()]
@@ -64,9 +63,9 @@ def main() -> None:
 
     def ctypes_call() -> Any:  # the boundary before issue 6
         out = np.empty((), np.float32)
-        pointers = [ctypes.pointer(ctypes.pointer(np_to_memref.get_ranked_memref_descriptor(a)))
-                    for a in args + [out]]
-        main_fn._engine.invoke("main", *pointers)
+        arrays = args + [out]
+        _cuda.call_with_descriptors(main_fn._address, [a.ctypes.data for a in arrays],
+                                    [a.shape for a in arrays])
         return out
 
     def python_floor(*arrays: np.ndarray) -> np.ndarray:

@@ -32,6 +32,8 @@
 
 #include <Python.h>
 
+#include "Pool.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -79,11 +81,6 @@ bool formatMatches(const char *format, Py_ssize_t itemsize, const Leaf &leaf) {
 nb::object argumentMismatch;
 
 } // namespace
-
-namespace pool {
-void *allocate(size_t alignment, size_t size, bool temporary = true);
-void release(void *block);
-} // namespace pool
 
 namespace {
 
@@ -145,7 +142,7 @@ public:
       std::vector<void *> blocks;
       ~Copies() {
         for (void *block : blocks)
-          pool::release(block);
+          relax::pool::release(block);
       }
     } copies;
 
@@ -176,7 +173,7 @@ public:
       void *data = view.buf;
       if (isInput && align[i] && view.len >= kAlignCopyBytes &&
           reinterpret_cast<uintptr_t>(data) % kVectorAlignment != 0) {
-        if (void *block = pool::allocate(kVectorAlignment, view.len)) {
+        if (void *block = relax::pool::allocate(kVectorAlignment, view.len)) {
           std::memcpy(block, data, view.len);
           copies.blocks.push_back(block);
           data = block;
@@ -219,112 +216,11 @@ private:
 
 } // namespace
 
-namespace pool {
-/// Blocks are rounded up to size classes (64-byte steps up to 4 KiB, then
-/// eighths of a power of two), so that a block freed by one call serves a
-/// request of about the same size in the next. Each block carries a header
-/// right before the payload: [temporary, size class, header bytes]. Besides
-/// the compiled code's temporaries, the pool holds the large result arrays
-/// (`pool_empty`), which return to it when numpy frees them: a training loop
-/// then reuses its gradients' memory instead of page-faulting fresh pages in
-/// each step. Only temporaries count in `liveBytes`.
-constexpr size_t kMinHeader = 64;
-/// Freed blocks kept for reuse, at most this many bytes (the rest is freed).
-constexpr size_t kMaxCachedBytes = size_t(2) << 30;
-
-std::mutex mutex;
-/// Free blocks by (size class, header bytes): a block serves only requests
-/// whose alignment its header (a multiple of the alignment) satisfied.
-std::map<std::pair<size_t, size_t>, std::vector<void *>> freeBlocks;
-size_t cachedBytes = 0;
-/// Bytes (size classes) of the blocks handed out and not yet freed, and their
-/// high-water mark since the last `resetPeak`: the compiled code's peak of
-/// temporaries (its results are the caller's buffers, not the pool's).
-size_t liveBytes = 0;
-size_t peakLiveBytes = 0;
-
-void addLive(size_t cls) {
-  liveBytes += cls;
-  peakLiveBytes = std::max(peakLiveBytes, liveBytes);
-}
-
-size_t sizeClass(size_t n) {
-  if (n <= 4096)
-    return (std::max<size_t>(n, 1) + 63) & ~size_t(63);
-  size_t power = size_t(1) << (63 - __builtin_clzll(n));
-  size_t step = power / 8;
-  return (n + step - 1) / step * step;
-}
-
-void *allocate(size_t alignment, size_t size, bool temporary) {
-  size_t header = std::max(kMinHeader, alignment);
-  if (header % alignment != 0 || (alignment & (alignment - 1)) != 0)
-    return nullptr;
-  size_t cls = sizeClass(size);
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = freeBlocks.find({cls, header});
-    if (it != freeBlocks.end() && !it->second.empty()) {
-      void *block = it->second.back();
-      it->second.pop_back();
-      cachedBytes -= cls;
-      static_cast<size_t *>(block)[-3] = temporary;
-      if (temporary)
-        addLive(cls);
-      return block;
-    }
-  }
-  size_t total = header + cls;
-  total = (total + header - 1) / header * header;
-  char *raw = static_cast<char *>(std::aligned_alloc(header, total));
-  if (!raw)
-    return nullptr;
-  char *payload = raw + header;
-  reinterpret_cast<size_t *>(payload)[-1] = header;
-  reinterpret_cast<size_t *>(payload)[-2] = cls;
-  reinterpret_cast<size_t *>(payload)[-3] = temporary;
-  if (temporary) {
-    std::lock_guard<std::mutex> lock(mutex);
-    addLive(cls);
-  }
-  return payload;
-}
-
-void release(void *block) {
-  if (!block)
-    return;
-  size_t header = static_cast<size_t *>(block)[-1];
-  size_t cls = static_cast<size_t *>(block)[-2];
-  bool temporary = static_cast<size_t *>(block)[-3];
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (temporary)
-      liveBytes -= cls;
-    if (cachedBytes + cls <= kMaxCachedBytes) {
-      freeBlocks[{cls, header}].push_back(block);
-      cachedBytes += cls;
-      return;
-    }
-  }
-  std::free(static_cast<char *>(block) - header);
-}
-
-/// Frees every cached block (the pool keeps no block in use).
-void trim() {
-  std::lock_guard<std::mutex> lock(mutex);
-  for (auto &[key, blocks] : freeBlocks)
-    for (void *block : blocks)
-      std::free(static_cast<char *>(block) - static_cast<size_t *>(block)[-1]);
-  freeBlocks.clear();
-  cachedBytes = 0;
-}
-} // namespace pool
-
-extern "C" void *relaxPoolAlloc(uint64_t size) { return pool::allocate(16, size); }
+extern "C" void *relaxPoolAlloc(uint64_t size) { return relax::pool::allocate(16, size); }
 extern "C" void *relaxPoolAlignedAlloc(uint64_t alignment, uint64_t size) {
-  return pool::allocate(alignment, size);
+  return relax::pool::allocate(alignment, size);
 }
-extern "C" void relaxPoolFree(void *block) { pool::release(block); }
+extern "C" void relaxPoolFree(void *block) { relax::pool::release(block); }
 
 NB_MODULE(_relax_runtime, m) {
   m.doc() = "The call boundary of compiled relax functions (numpy buffers to memref "
@@ -363,19 +259,13 @@ NB_MODULE(_relax_runtime, m) {
       "(name, address) of the buffer pool's allocation functions, for the JIT.");
   m.def(
       "pool_cached_bytes",
-      [] {
-        std::lock_guard<std::mutex> lock(pool::mutex);
-        return pool::cachedBytes;
-      },
+      [] { return relax::pool::stats().cached; },
       "Bytes of freed buffers the pool keeps for reuse.");
   m.def(
       "pool_stats",
       [](bool resetPeak) {
-        std::lock_guard<std::mutex> lock(pool::mutex);
-        auto stats = std::make_tuple(pool::liveBytes, pool::peakLiveBytes, pool::cachedBytes);
-        if (resetPeak)
-          pool::peakLiveBytes = pool::liveBytes;
-        return stats;
+        relax::pool::Stats stats = relax::pool::stats(resetPeak);
+        return std::make_tuple(stats.live, stats.peak, stats.cached);
       },
       nb::arg("reset_peak") = false,
       "(live, peak, cached) bytes, read at once: the compiled code's temporaries "
@@ -385,15 +275,15 @@ NB_MODULE(_relax_runtime, m) {
   m.def(
       "pool_empty",
       [](size_t nbytes) {
-        void *block = pool::allocate(64, nbytes, /*temporary=*/false);
+        void *block = relax::pool::allocate(64, nbytes, /*temporary=*/false);
         if (!block)
           throw std::bad_alloc();
-        nb::capsule owner(block, [](void *p) noexcept { pool::release(p); });
+        nb::capsule owner(block, [](void *p) noexcept { relax::pool::release(p); });
         size_t shape[1] = {nbytes};
         return nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>>(block, 1, shape, owner);
       },
       nb::arg("nbytes"),
       "An uninitialized, 64-byte aligned uint8 numpy array of `nbytes` from the "
       "pool; its memory returns to the pool when the array is freed.");
-  m.def("pool_trim", &pool::trim, "Frees every buffer the pool keeps for reuse.");
+  m.def("pool_trim", &relax::pool::trim, "Frees every buffer the pool keeps for reuse.");
 }

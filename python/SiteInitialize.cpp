@@ -11,6 +11,10 @@
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
 
+#include <stdexcept>
+#include <string>
+#include <utility>
+
 NB_MODULE(_site_initialize_0, m) {
   m.doc() = "Registers the relax dialect, its passes and pipelines.";
   relaxMlirRegisterPasses();
@@ -33,4 +37,34 @@ NB_MODULE(_site_initialize_0, m) {
       },
       nanobind::arg("context"),
       "(name, has gradient rule, has a relax-to-linalg lowering) for each relax op.");
+  m.def(
+      "write_object_file",
+      [](MlirModule module, const std::string &path, unsigned optLevel, const std::string &cpu,
+         const std::string &features, const std::string &metadataSymbol,
+         const std::string &metadataText) {
+        std::pair<std::string, std::string> out;
+        MlirLogicalResult result = relaxMlirWriteObjectFile(
+            module, mlirStringRefCreate(path.data(), path.size()), optLevel,
+            mlirStringRefCreate(cpu.data(), cpu.size()),
+            mlirStringRefCreate(features.data(), features.size()),
+            mlirStringRefCreate(metadataSymbol.data(), metadataSymbol.size()),
+            mlirStringRefCreate(metadataText.data(), metadataText.size()),
+            [](MlirStringRef text, void *userData) {
+              static_cast<std::pair<std::string, std::string> *>(userData)->first =
+                  std::string(text.data, text.length);
+            },
+            [](MlirStringRef text, void *userData) {
+              static_cast<std::pair<std::string, std::string> *>(userData)->second =
+                  std::string(text.data, text.length);
+            },
+            &out);
+        if (mlirLogicalResultIsFailure(result))
+          throw std::runtime_error(out.second);
+        return out.first;
+      },
+      nanobind::arg("module"), nanobind::arg("path"), nanobind::arg("opt_level"),
+      nanobind::arg("cpu"), nanobind::arg("features"), nanobind::arg("metadata_symbol"),
+      nanobind::arg("metadata_text"),
+      "Writes `module` (LLVM dialect) as a PIC object file; returns \"<cpu> <features>\" it "
+      "was built for, raises RuntimeError with the reason otherwise.");
 }

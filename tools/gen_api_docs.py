@@ -13,6 +13,7 @@ from typing import Any
 import relax_mlir
 import relax_mlir.nn
 import relax_mlir.numpy
+import relax_mlir.runtime
 
 SECTIONS = [
     ("relax_mlir", relax_mlir, "Compiling, differentiating and inspecting relax IR; the "
@@ -20,6 +21,8 @@ SECTIONS = [
     ("relax_mlir.numpy", relax_mlir.numpy, "numpy's array functions over traced arrays "
      "(eager on numpy arrays)."),
     ("relax_mlir.nn", relax_mlir.nn, "Neural-network functions over traced arrays."),
+    ("relax_mlir.runtime", relax_mlir.runtime, "Loading and calling exported libraries "
+     "(pure Python: no LLVM/MLIR needed)."),
 ]
 
 

@@ -1,28 +1,63 @@
-"""relax-mlir: reverse-mode automatic differentiation of relax programs on MLIR."""
+"""relax-mlir: reverse-mode automatic differentiation of relax programs on MLIR.
 
-import ctypes as _ctypes
-import os as _os
+Importing the package loads nothing compiled: the compiler (everything below
+but `relax_mlir.runtime` and the exceptions) is imported on first use, and
+libMLIR with it. `relax_mlir.runtime` loads libraries written by
+`Executable.export` with numpy and ctypes only, on machines without LLVM/MLIR.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from . import _libs
+from .errors import CompilationError, GradientError, InvalidIRError, RelaxMLIRError
 
-# Load libMLIR into the global symbol scope before any extension: MLIR tells
-# traits and interfaces apart by the address of statics in inline templates, and
-# the relax library must resolve those to libMLIR's own copies.
-_ctypes.CDLL(_os.path.join(_libs.LLVM_LIBRARY_DIR, _libs.MLIR_SONAME), mode=_ctypes.RTLD_GLOBAL)
+_libs.install_import_hook()
 
-from ._compile import Executable, Function, compile  # noqa: E402
-from ._cuda import CUDAError  # noqa: E402
-from ._frontend import Lowered, Transformed, grad, jit, value_and_grad, vjp  # noqa: E402
-from ._gradient import gradient  # noqa: E402
-from ._memory import memory_report, memory_stats  # noqa: E402
-from ._ops import OpInfo, ops  # noqa: E402
-from ._stages import STAGES, lower  # noqa: E402
-from ._trace import TracingError  # noqa: E402
-from .errors import CompilationError, GradientError, InvalidIRError, RelaxMLIRError  # noqa: E402
-from .nn import checkpoint_segment as checkpoint  # noqa: E402
+# Public name -> the module that defines it (imported on first access).
+_LAZY = {
+    "gradient": "._gradient",
+    "compile": "._compile", "Executable": "._compile", "Function": "._compile",
+    "export": "._compile",
+    "lower": "._stages", "STAGES": "._stages",
+    "memory_report": "._memory", "memory_stats": "._memory",
+    "jit": "._frontend", "grad": "._frontend", "value_and_grad": "._frontend",
+    "vjp": "._frontend", "Lowered": "._frontend", "Transformed": "._frontend",
+    "checkpoint": ".nn",
+    "ops": "._ops", "OpInfo": "._ops",
+    "TracingError": "._trace",
+    "CUDAError": "._cuda",
+}
+_ATTRIBUTE = {"checkpoint": "checkpoint_segment"}
 
-__all__ = ["gradient", "compile", "lower", "STAGES", "memory_report", "memory_stats",
+__all__ = ["gradient", "compile", "export", "lower", "STAGES", "memory_report", "memory_stats",
            "jit", "grad", "value_and_grad", "vjp", "checkpoint", "ops", "OpInfo", "Lowered",
            "Transformed",
            "Executable", "Function", "RelaxMLIRError", "GradientError", "CompilationError",
            "InvalidIRError", "TracingError", "CUDAError"]
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if not TYPE_CHECKING:  # type checkers read the imports below instead
+    def __getattr__(name: str) -> Any:
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module 'relax_mlir' has no attribute '{name}'")
+        value = getattr(importlib.import_module(module, __name__), _ATTRIBUTE.get(name, name))
+        globals()[name] = value
+        return value
+else:
+    from ._compile import Executable, Function, compile, export
+    from ._cuda import CUDAError
+    from ._frontend import Lowered, Transformed, grad, jit, value_and_grad, vjp
+    from ._gradient import gradient
+    from ._memory import memory_report, memory_stats
+    from ._ops import OpInfo, ops
+    from ._stages import STAGES, lower
+    from ._trace import TracingError
+    from .nn import checkpoint_segment as checkpoint

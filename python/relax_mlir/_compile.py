@@ -4,44 +4,27 @@ from __future__ import annotations
 
 import ctypes
 import os
-from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from . import _libs, execution_engine, ir
+from . import _libs, ir
+from ._boundary import CallBoundary, TensorSpec, TypeSpec, itemsize, leaf_specs
 from ._mlir_libs import _relax_runtime
-from ._module import (
-    NUMPY_DTYPES,
-    ModuleLike,
-    TensorSpec,
-    TupleSpec,
-    TypeSpec,
-    as_module,
-    functions,
-    parameter_names,
-    type_spec,
-)
+from ._mlir_libs._mlirExecutionEngine import ExecutionEngine
+from ._module import ModuleLike, as_module, functions, parameter_names, type_spec
 from ._stages import run_stages
 from .errors import CompilationError
 
 
 def _openmp_runtime() -> str:
     """The OpenMP runtime that multi-threaded code calls, or a clear error."""
-    path = _libs.OPENMP
+    path = _libs.openmp()
     if not os.path.exists(path):
         raise CompilationError("num_threads > 1 needs the OpenMP runtime",
                                f"{path} is missing; install the Debian package libomp-22-dev, "
                                f"or compile with num_threads=1")
     return path
-
-
-def _leaves(spec: TypeSpec) -> Iterator[TensorSpec]:
-    if isinstance(spec, TupleSpec):
-        for f in spec.fields:
-            yield from _leaves(f)
-    else:
-        yield spec
 
 
 # Buffer-protocol element kinds of the runtime: 'f' float, 'i' signed
@@ -92,53 +75,30 @@ def _result_array(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     return _relax_runtime.pool_empty(nbytes).view(dtype).reshape(shape)
 
 
-class Function:
+class Function(CallBoundary):
     """A compiled public function; call it with numpy arrays (tuples for tuple
     parameters), positionally or by parameter name."""
 
     def __init__(self, engine: Any, name: str, params: list[tuple[str, TypeSpec]],
                  result: TypeSpec, contracted: set[int] | None = None) -> None:
+        super().__init__(name, params, result)
         self._engine = engine
-        self.name = name
-        self.params = params
-        self.result = result
-        self._param_names = [n for n, _ in params]
-        # Leaves in argument order, named as errors refer to them ("t[1]"), and
-        # whether a misaligned large one is copied aligned for the call.
-        self._in_leaves: list[tuple[str, TensorSpec]] = []
-        align: list[bool] = []
-        for index, (pname, spec) in enumerate(params):
-            leaves = list(_named_leaves(pname, spec))
-            self._in_leaves.extend(leaves)
-            align.extend([isinstance(spec, TensorSpec) and index in (contracted or ())]
-                         * len(leaves))
-        self._flat = all(isinstance(spec, TensorSpec) for _, spec in params)
+        # Whether a misaligned large input leaf is copied aligned for the call.
+        align = [isinstance(spec, TensorSpec) and index in (contracted or ())
+                 for index, (pname, spec) in enumerate(params)
+                 for _ in leaf_specs(spec)]
         address = engine.raw_lookup("_mlir_ciface_" + name)
         if not address:
             raise CompilationError(f"cannot compile '{name}'",
                                    f"the JIT has no entry point for '{name}'")
         self._address = int(address)
-        # A leaf without a numpy dtype (bf16) makes the function uncallable
-        # from numpy; the error is raised at the call, the rest of the module
-        # stays usable.
-        self._unsupported: TypeError | None = None
-        try:
-            for where, spec in self._in_leaves:
-                _numpy_dtype(spec, f"argument '{where}' of {name}")
-            self._out_leaves = [(s.shape, np.dtype(_numpy_dtype(s, f"result of {name}")))
-                                for s in _leaves(result)]
-        except TypeError as e:
-            self._unsupported = e
+        if self._unsupported is not None:
             return
         self._signature = _relax_runtime.Signature(
             address,
-            [(_KINDS[s.element], _itemsize(s), list(s.shape)) for _, s in self._in_leaves],
-            [(_KINDS[s.element], _itemsize(s), list(s.shape)) for s in _leaves(result)],
+            [(_KINDS[s.element], itemsize(s), list(s.shape)) for _, s in self._in_leaves],
+            [(_KINDS[s.element], itemsize(s), list(s.shape)) for s in leaf_specs(result)],
             align)
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{n}: {s}" for n, s in self.params)
-        return f"<relax_mlir.Function {self.name}({args}) -> {self.result}>"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         leaves = self._argument_leaves(args, kwargs)
@@ -153,133 +113,46 @@ class Function:
             self._signature(leaves, outputs)
         return self._result_value(outputs)
 
-    def _argument_leaves(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Sequence[Any]:
-        """The call's tensor arguments in order (keywords bound, tuples flattened)."""
-        if kwargs or len(args) != len(self.params):
-            args = self._bind(args, kwargs)
-        if self._unsupported is not None:
-            raise TypeError(str(self._unsupported))
-        return args if self._flat else self._flatten(args)
-
-    def _result_value(self, outputs: list[np.ndarray]) -> Any:
-        """The result arrays as the function's result: one array or nested tuples."""
-        if len(outputs) == 1 and isinstance(self.result, TensorSpec):
-            return outputs[0]
-        return _rebuild(self.result, iter(outputs))
-
-    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-        """Arguments in parameter order from positional and keyword arguments."""
-        names = self._param_names
-        signature = f"{self.name}({', '.join(names)})"
-        if len(args) > len(names):
-            raise TypeError(f"{signature} takes {len(names)} arguments, got {len(args)} "
-                            f"positional arguments")
-        bound: dict[str, Any] = dict(zip(names, args))
-        for key, value in kwargs.items():
-            if key not in names:
-                raise TypeError(f"{signature} got an unexpected keyword argument '{key}'; "
-                                f"its parameters are: {', '.join(names)}")
-            if key in bound:
-                raise TypeError(f"{signature} got multiple values for argument '{key}'")
-            bound[key] = value
-        missing = [n for n in names if n not in bound]
-        if missing:
-            raise TypeError(f"{signature} takes {len(names)} arguments, got "
-                            f"{len(args) + len(kwargs)}; missing "
-                            f"{', '.join(repr(m) for m in missing)}")
-        return tuple(bound[n] for n in names)
-
-    def _flatten(self, args: Sequence[Any]) -> list[Any]:
-        out: list[Any] = []
-        for (pname, spec), value in zip(self.params, args):
-            _flatten_value(self.name, pname, spec, value, out)
-        return out
-
-    def _prepare(self, where: str, spec: TensorSpec, value: Any) -> np.ndarray:
-        """`value` as a C-contiguous native-order array of the leaf's type, or
-        a TypeError/ValueError naming the parameter and the fix."""
-        dtype = np.dtype(_numpy_dtype(spec, f"argument '{where}' of {self.name}"))
-        if not isinstance(value, (np.ndarray, np.generic, int, float, bool)):
-            raise TypeError(f"argument '{where}' of {self.name}: expected a numpy array for "
-                            f"{spec}, got {_describe(value)}")
-        array = np.asarray(value)
-        if array.dtype != dtype:
-            if array.dtype.newbyteorder("=") == dtype:
-                # Byte-swapped (e.g. big-endian '>f4'): the same values.
-                array = array.astype(dtype)
-            else:
-                raise TypeError(f"argument '{where}' of {self.name}: expected dtype "
-                                f"{dtype.name} for {spec}, got {_dtype_name(array.dtype)}; "
-                                f"convert it with .astype(np.{dtype.name})")
-        if array.shape != spec.shape:
-            raise ValueError(f"argument '{where}' of {self.name}: expected shape {spec.shape} "
-                             f"for {spec}, got {array.shape}")
-        # The compiled code never writes its arguments (they are bufferized
-        # read-only); contiguity is all the ABI needs. (np.ascontiguousarray
-        # would make a 0-d array 1-d.)
-        return array if array.flags.c_contiguous else array.copy(order="C")
-
-
-def _named_leaves(where: str, spec: TypeSpec) -> Iterator[tuple[str, TensorSpec]]:
-    if isinstance(spec, TupleSpec):
-        for i, field in enumerate(spec.fields):
-            yield from _named_leaves(f"{where}[{i}]", field)
-    else:
-        yield where, spec
-
-
-def _flatten_value(fname: str, where: str, spec: TypeSpec, value: Any, out: list[Any]) -> None:
-    if isinstance(spec, TupleSpec):
-        if not isinstance(value, (tuple, list)) or len(value) != len(spec.fields):
-            raise TypeError(f"argument '{where}' of {fname}: expected a tuple of "
-                            f"{len(spec.fields)} values for {spec}, got {_describe(value)}")
-        for i, (field, v) in enumerate(zip(spec.fields, value)):
-            _flatten_value(fname, f"{where}[{i}]", field, v, out)
-    else:
-        out.append(value)
-
-
-def _itemsize(spec: TensorSpec) -> int:
-    return np.dtype(NUMPY_DTYPES[spec.element]).itemsize
-
-
-def _dtype_name(dtype: np.dtype) -> str:
-    """A dtype's name, with its byte order when that is not the native one."""
-    if dtype.byteorder in ("=", "|") or dtype.isnative:
-        return dtype.name
-    return f"{dtype.name} ({'big' if dtype.byteorder == '>' else 'little'}-endian)"
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, np.ndarray):
-        return f"an array of shape {value.shape} and dtype {value.dtype}"
-    return f"a {type(value).__name__}"
-
-
-def _numpy_dtype(spec: TensorSpec, where: str) -> Any:
-    try:
-        return NUMPY_DTYPES[spec.element]
-    except KeyError:
-        hint = (" (numpy has no bfloat16): take f32 at the boundary and convert inside the "
-                "function with relax.astype" if spec.element == "bf16" else "")
-        raise TypeError(f"{where}: element type {spec.element} has no numpy equivalent"
-                        f"{hint}; parameters and results may be "
-                        f"{', '.join(NUMPY_DTYPES)}") from None
-
-
-def _rebuild(spec: TypeSpec, leaves: Iterator[np.ndarray]) -> Any:
-    if isinstance(spec, TupleSpec):
-        return tuple(_rebuild(f, leaves) for f in spec.fields)
-    return next(leaves)
-
 
 class Executable:
-    """Compiled public functions of a module: `exe["name"](...)` or `exe.name(...)`."""
+    """Compiled public functions of a module: `exe["name"](...)` or `exe.name(...)`.
 
-    def __init__(self, engine: Any, funcs: dict[str, Function], llvm_module: ir.Module) -> None:
+    `target`, `chip` (CUDA), `opt_level` and `num_threads` are `compile`'s;
+    `llvm_module` is the lowered module the JIT compiled."""
+
+    def __init__(self, engine: Any, funcs: dict[str, Function], llvm_module: ir.Module,
+                 target: str = "cpu", chip: str | None = None, opt_level: int = 3,
+                 num_threads: int = 1) -> None:
         self._engine = engine
         self._functions = funcs
         self.llvm_module = llvm_module
+        self.target = target
+        self.chip = chip
+        self.opt_level = opt_level
+        self.num_threads = num_threads
+
+    def export(self, path: str | os.PathLike[str], *, cpu: str = "host") -> str:
+        """Writes the compiled functions as one self-contained shared library
+        at `path` (replaced if it exists) and returns its absolute path.
+
+        `relax_mlir.runtime.load(path)` calls them with numpy arrays as this
+        executable does, on any x86-64 Linux machine with glibc >= 2.35, in
+        a process that needs neither LLVM/MLIR nor relax_mlir's compiled
+        extension (TVM's `export_library`, `jax.export`). The host code is
+        built for `cpu`: "host" (this machine's CPU, as the JIT) or an LLVM
+        CPU name for another machine ("x86-64-v3", "sapphirerapids"); a
+        library loaded on a CPU without the features it uses is refused with
+        their names. For target="cuda" the kernels for `chip` are embedded
+        (cubin and PTX when CUDA's ptxas was found, else PTX). Needs a C++
+        compiler driver to link ($CXX, c++, g++ or clang++). Executables
+        compiled with num_threads > 1 cannot be exported (they call libomp).
+        Raises `CompilationError` when writing or linking fails."""
+        from ._export import export_library
+
+        signatures = {name: (fn.params, fn.result) for name, fn in self._functions.items()}
+        return export_library(self.llvm_module, signatures, os.fspath(path), target=self.target,
+                              chip=self.chip, opt_level=self.opt_level,
+                              num_threads=self.num_threads, cpu=cpu)
 
     def _lookup(self, name: str, error: type) -> Function:
         try:
@@ -327,6 +200,15 @@ def _public_specs(module: ir.Module) -> dict[str, tuple[list[tuple[str, TypeSpec
     return specs
 
 
+def _check_options(target: str, opt_level: int, num_threads: int) -> None:
+    if target not in ("cpu", "cuda"):
+        raise ValueError(f"target {target!r} is not supported; use target='cpu' or 'cuda'")
+    if opt_level not in (0, 1, 2, 3) or isinstance(opt_level, bool):
+        raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
+    if not isinstance(num_threads, int) or isinstance(num_threads, bool) or num_threads < 1:
+        raise ValueError(f"num_threads must be a positive int, got {num_threads!r}")
+
+
 def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
             num_threads: int = 1, dump_ir: str | None = None,
             chip: str = "sm_90") -> Executable:
@@ -349,29 +231,51 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
     an NVIDIA driver (`CUDAError` "no CUDA driver found" otherwise).
     Raises `CompilationError` (with MLIR's diagnostics) when lowering fails.
     """
-    if target not in ("cpu", "cuda"):
-        raise ValueError(f"target {target!r} is not supported; use target='cpu' or 'cuda'")
-    if opt_level not in (0, 1, 2, 3) or isinstance(opt_level, bool):
-        raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
-    if not isinstance(num_threads, int) or isinstance(num_threads, bool) or num_threads < 1:
-        raise ValueError(f"num_threads must be a positive int, got {num_threads!r}")
+    _check_options(target, opt_level, num_threads)
     if target == "cuda":
         return _compile_cuda(as_module(module), chip, opt_level)
-    shared_libs = [_libs.C_RUNNER_UTILS]
+    shared_libs = [_libs.c_runner_utils()]
     if num_threads > 1 and opt_level > 0:
         shared_libs.append(_openmp_runtime())
     module = as_module(module)
     specs = _public_specs(module)
     lowered = run_stages(module, opt_level, num_threads, dump_ir=dump_ir)
     try:
-        engine = execution_engine.ExecutionEngine(
+        engine = ExecutionEngine(
             lowered, opt_level=opt_level, shared_libs=shared_libs)
     except RuntimeError as e:
         raise CompilationError("JIT compilation failed", str(e)) from None
     for symbol, address in _relax_runtime.pool_symbols():
         engine.raw_register_runtime(symbol, ctypes.c_void_p(address))
     funcs = {name: Function(engine, name, p, r, a) for name, (p, r, a) in specs.items()}
-    return Executable(engine, funcs, lowered)
+    return Executable(engine, funcs, lowered, "cpu", None, opt_level, num_threads)
+
+
+def export(module: ModuleLike, path: str | os.PathLike[str], *, target: str = "cpu",
+           chip: str = "sm_90", opt_level: int = 3, cpu: str = "host") -> str:
+    """Compiles every public function of `module` ahead of time into one
+    self-contained shared library at `path`, without running anything: as
+    `compile(module, target, opt_level=..., chip=...).export(path, cpu=cpu)`
+    but with no JIT, so target="cuda" needs no GPU or driver here (only
+    CUDA's ptxas for a cubin; without it the library carries PTX, which the
+    driver compiles when it loads). Load it with `relax_mlir.runtime.load`.
+    Returns the library's absolute path."""
+    from ._export import export_library
+    from ._stages import run_gpu_pipeline
+
+    _check_options(target, opt_level, 1)
+    module = as_module(module)
+    specs = _public_specs(module)
+    if target == "cuda":
+        from . import _cuda
+
+        lowered = run_gpu_pipeline(module, chip, "fatbin" if _cuda.toolkit_ptxas() else "isa")
+    else:
+        lowered = run_stages(module, opt_level, 1)
+    signatures = {name: (params, result) for name, (params, result, _) in specs.items()}
+    return export_library(lowered, signatures, os.fspath(path), target=target,
+                          chip=chip if target == "cuda" else None, opt_level=opt_level,
+                          num_threads=1, cpu=cpu)
 
 
 class CudaFunction(Function):
@@ -407,11 +311,11 @@ def _compile_cuda(module: ir.Module, chip: str, opt_level: int) -> Executable:
     specs = _public_specs(module)
     lowered = run_gpu_pipeline(module, chip, "fatbin" if _cuda.toolkit_ptxas() else "isa")
     try:
-        engine = execution_engine.ExecutionEngine(
-            lowered, opt_level=opt_level, shared_libs=[_libs.C_RUNNER_UTILS, _cuda.RUNTIME_PATH])
+        engine = ExecutionEngine(
+            lowered, opt_level=opt_level, shared_libs=[_libs.c_runner_utils(), _cuda.RUNTIME_PATH])
     except RuntimeError as e:
         raise CompilationError("JIT compilation failed", str(e)) from None
     funcs: dict[str, Function] = {
         name: CudaFunction(engine, name, p, r, None) for name, (p, r, _) in specs.items()}
     _cuda.check("loading the GPU kernels")
-    return Executable(engine, funcs, lowered)
+    return Executable(engine, funcs, lowered, "cuda", chip, opt_level, 1)

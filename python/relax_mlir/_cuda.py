@@ -26,14 +26,12 @@ class CUDAError(RelaxMLIRError):
     """No usable CUDA driver or device, or a CUDA call failed (see `diagnostics`)."""
 
 
-_RUNTIME: Any = None
+class CudaRuntime:
+    """The CUDA runtime entry points of a loaded library: the package's
+    `librelax_cuda_runtime.so`, or a library written by `Executable.export`
+    for target="cuda" (it links the same runtime, with state of its own)."""
 
-
-def runtime() -> Any:
-    """The runtime library (ctypes), loaded once; it loads without CUDA."""
-    global _RUNTIME
-    if _RUNTIME is None:
-        lib = ctypes.CDLL(RUNTIME_PATH)
+    def __init__(self, lib: ctypes.CDLL) -> None:
         lib.relaxCudaStatus.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
         lib.relaxCudaTakeError.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
         lib.relaxCudaCopyToDevice.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
@@ -41,7 +39,53 @@ def runtime() -> Any:
         lib.mgpuMemAlloc.argtypes = [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_bool]
         lib.mgpuMemAlloc.restype = ctypes.c_void_p
         lib.mgpuMemFree.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-        _RUNTIME = lib
+        self.lib = lib
+
+    def driver_status(self) -> str | None:
+        """None when a CUDA driver and device are usable, else why not."""
+        buffer = ctypes.create_string_buffer(1024)
+        if self.lib.relaxCudaStatus(buffer, len(buffer)) == 0:
+            return None
+        return buffer.value.decode(errors="replace")
+
+    def require_driver(self) -> None:
+        why = self.driver_status()
+        if why is not None:
+            raise CUDAError("no CUDA driver found" if why.startswith("no CUDA driver") else
+                            "CUDA is not usable", why)
+
+    def check(self, what: str) -> None:
+        """Raises the first CUDA error since the last check, if any."""
+        buffer = ctypes.create_string_buffer(2048)
+        if self.lib.relaxCudaTakeError(buffer, len(buffer)):
+            raise CUDAError(what, buffer.value.decode(errors="replace"))
+
+    def alloc(self, nbytes: int) -> int:
+        pointer = self.lib.mgpuMemAlloc(max(nbytes, 1), None, False)
+        self.check("allocating device memory")
+        return int(pointer)
+
+    def free(self, pointer: int) -> None:
+        self.lib.mgpuMemFree(pointer, None)
+        self.check("freeing device memory")
+
+    def copy_to_device(self, pointer: int, array: np.ndarray) -> None:
+        self.lib.relaxCudaCopyToDevice(pointer, array.ctypes.data, array.nbytes)
+        self.check("copying an argument to the device")
+
+    def copy_to_host(self, out: np.ndarray, pointer: int) -> None:
+        self.lib.relaxCudaCopyToHost(out.ctypes.data, pointer, out.nbytes)
+        self.check("copying a result from the device")
+
+
+_RUNTIME: CudaRuntime | None = None
+
+
+def runtime() -> CudaRuntime:
+    """The package's runtime library, loaded once; it loads without CUDA."""
+    global _RUNTIME
+    if _RUNTIME is None:
+        _RUNTIME = CudaRuntime(ctypes.CDLL(RUNTIME_PATH))
     return _RUNTIME
 
 
@@ -56,25 +100,15 @@ def toolkit_ptxas() -> str | None:
 
 
 def driver_status() -> str | None:
-    """None when a CUDA driver and device are usable, else why not."""
-    buffer = ctypes.create_string_buffer(1024)
-    if runtime().relaxCudaStatus(buffer, len(buffer)) == 0:
-        return None
-    return buffer.value.decode(errors="replace")
+    return runtime().driver_status()
 
 
 def require_driver() -> None:
-    why = driver_status()
-    if why is not None:
-        raise CUDAError("no CUDA driver found" if why.startswith("no CUDA driver") else
-                        "CUDA is not usable", why)
+    runtime().require_driver()
 
 
 def check(what: str) -> None:
-    """Raises the first CUDA error since the last check, if any."""
-    buffer = ctypes.create_string_buffer(2048)
-    if runtime().relaxCudaTakeError(buffer, len(buffer)):
-        raise CUDAError(what, buffer.value.decode(errors="replace"))
+    runtime().check(what)
 
 
 def descriptor(pointer: int, shape: Sequence[int]) -> ctypes.Structure:
@@ -112,27 +146,25 @@ def call_with_descriptors(address: int, pointers: Sequence[int],
 class DeviceBuffers:
     """Device buffers for one call, freed together."""
 
-    def __init__(self) -> None:
+    def __init__(self, cuda: CudaRuntime | None = None) -> None:
+        self.cuda = cuda or runtime()
         self.pointers: list[int] = []
 
     def alloc(self, nbytes: int) -> int:
-        pointer = runtime().mgpuMemAlloc(max(nbytes, 1), None, False)
-        check("allocating device memory")
+        pointer = self.cuda.alloc(nbytes)
         self.pointers.append(pointer)
-        return int(pointer)
+        return pointer
 
     def upload(self, array: np.ndarray) -> int:
         pointer = self.alloc(array.nbytes)
-        runtime().relaxCudaCopyToDevice(pointer, array.ctypes.data, array.nbytes)
-        check("copying an argument to the device")
+        self.cuda.copy_to_device(pointer, array)
         return pointer
 
     def download(self, pointer: int, out: np.ndarray) -> None:
-        runtime().relaxCudaCopyToHost(out.ctypes.data, pointer, out.nbytes)
-        check("copying a result from the device")
+        self.cuda.copy_to_host(out, pointer)
 
     def free(self) -> None:
-        for pointer in self.pointers:
-            runtime().mgpuMemFree(pointer, None)
-        self.pointers.clear()
-        check("freeing device memory")
+        pointers, self.pointers = self.pointers, []
+        for pointer in pointers:
+            self.cuda.lib.mgpuMemFree(pointer, None)
+        self.cuda.check("freeing device memory")

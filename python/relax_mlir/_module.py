@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Union
 
-import numpy as np
-
 from . import ir, passmanager
+from ._boundary import TensorSpec, TupleSpec, TypeSpec
 from .dialects import func as func_d
 from .errors import InvalidIRError, RelaxMLIRError, format_mlir_error, is_verifier_error
 
 ModuleLike = Union[ir.Module, str]
-
-# The element types of relax tensors that have a numpy dtype (bf16 has none).
-NUMPY_DTYPES: dict[str, type] = {
-    "f16": np.float16, "f32": np.float32, "f64": np.float64,
-    "i1": np.bool_, "i32": np.int32, "i64": np.int64,
-}
-
 
 def as_module(module: ModuleLike) -> ir.Module:
     """Parses text into a module (in a fresh context unless one is active)."""
@@ -86,31 +77,6 @@ def parameter_names(fn: func_d.FuncOp) -> list[str]:
             if "relax.name" in attrs:
                 names[i] = ir.StringAttr(attrs["relax.name"]).value
     return names
-
-
-@dataclass(frozen=True)
-class TensorSpec:
-    """A static tensor type: its shape and MLIR element type name."""
-
-    shape: tuple[int, ...]
-    element: str
-
-    def __str__(self) -> str:
-        dims = "x".join(str(d) for d in self.shape)
-        return f"tensor<{dims + 'x' if dims else ''}{self.element}>"
-
-
-@dataclass(frozen=True)
-class TupleSpec:
-    """A tuple type of nested specs."""
-
-    fields: tuple[TypeSpec, ...]
-
-    def __str__(self) -> str:
-        return "tuple<" + ", ".join(str(f) for f in self.fields) + ">"
-
-
-TypeSpec = Union[TensorSpec, TupleSpec]
 
 
 def type_spec(t: ir.Type) -> TypeSpec:

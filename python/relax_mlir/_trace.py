@@ -21,7 +21,8 @@ from typing import Any, Union
 import numpy as np
 
 from . import ir
-from ._module import NUMPY_DTYPES, run_passes
+from ._boundary import NUMPY_DTYPES
+from ._module import run_passes
 from .dialects import arith, relax
 from .dialects import func as func_d
 from .errors import RelaxMLIRError, format_mlir_error

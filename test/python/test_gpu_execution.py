@@ -10,7 +10,7 @@ import program_gen as pg
 import pytest
 import relax_mlir
 from relax_mlir import _cuda
-from relax_mlir._module import NUMPY_DTYPES
+from relax_mlir._boundary import NUMPY_DTYPES
 from test_gpu_lowering import MLP, OPS, op_adjoints_module
 from test_ops_gradient import FUNC_NAMES, gradient_inputs
 

@@ -102,7 +102,7 @@ def test_cuda_runtime_loads_without_a_driver_and_says_why() -> None:
     with pytest.raises(relax_mlir.CUDAError, match="no CUDA driver found|CUDA is not usable"):
         relax_mlir.compile(MLP, target="cuda")
     # Runtime calls without a driver record the reason instead of crashing.
-    assert _cuda.runtime().mgpuMemAlloc(64, None, False) is None
+    assert _cuda.runtime().lib.mgpuMemAlloc(64, None, False) is None
     with pytest.raises(relax_mlir.CUDAError, match="allocating"):
         _cuda.check("allocating")
     _cuda.check("nothing pending")  # the error was taken

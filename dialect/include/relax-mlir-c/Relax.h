@@ -3,6 +3,7 @@
 #define RELAX_MLIR_C_RELAX_H
 
 #include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +27,19 @@ MLIR_CAPI_EXPORTED void relaxMlirForEachOp(MlirContext context,
                                                             bool hasLowering,
                                                             void *userData),
                                            void *userData);
+
+/// Translates `module` (LLVM dialect, `gpu.binary` ops allowed) to LLVM IR,
+/// optimizes it at `optLevel` (0-3) and writes a position-independent object
+/// file to `path` for `cpu` ("host" or an LLVM CPU name) with the extra target
+/// `features`. A non-empty `metadataSymbol` adds an exported constant C string
+/// of that name holding `metadataText`, and `<metadataSymbol>_target` holding
+/// "<cpu> <features>". On success `onTarget` receives
+/// "<cpu> <features>" (what the code was built for); on failure `onError`
+/// receives the reason.
+MLIR_CAPI_EXPORTED MlirLogicalResult relaxMlirWriteObjectFile(
+    MlirModule module, MlirStringRef path, unsigned optLevel, MlirStringRef cpu,
+    MlirStringRef features, MlirStringRef metadataSymbol, MlirStringRef metadataText,
+    MlirStringCallback onTarget, MlirStringCallback onError, void *userData);
 
 #ifdef __cplusplus
 }

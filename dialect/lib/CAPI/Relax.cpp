@@ -5,6 +5,7 @@
 #include "relax-mlir/Dialect/Relax/IR/RelaxDialect.h"
 #include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
 #include "relax-mlir/InitAll.h"
+#include "relax-mlir/Target/ObjectFile.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
@@ -37,4 +38,27 @@ void relaxMlirForEachOp(MlirContext context,
     callback(wrap(op.getStringRef()), op.hasInterface<mlir::relax::GradientOpInterface>(),
              lowered.contains(op.getStringRef()), userData);
   }
+}
+
+MlirLogicalResult relaxMlirWriteObjectFile(MlirModule module, MlirStringRef path,
+                                           unsigned optLevel, MlirStringRef cpu,
+                                           MlirStringRef features, MlirStringRef metadataSymbol,
+                                           MlirStringRef metadataText,
+                                           MlirStringCallback onTarget,
+                                           MlirStringCallback onError, void *userData) {
+  mlir::relax::ObjectFileOptions options;
+  options.optLevel = optLevel;
+  options.cpu = unwrap(cpu).str();
+  options.features = unwrap(features).str();
+  options.metadataSymbol = unwrap(metadataSymbol).str();
+  options.metadataText = unwrap(metadataText).str();
+  std::string error, builtCpu, builtFeatures;
+  if (mlir::failed(mlir::relax::writeObjectFile(unwrap(module), unwrap(path), options, error,
+                                                &builtCpu, &builtFeatures))) {
+    onError(mlirStringRefCreate(error.data(), error.size()), userData);
+    return mlirLogicalResultFailure();
+  }
+  std::string target = builtCpu + " " + builtFeatures;
+  onTarget(mlirStringRefCreate(target.data(), target.size()), userData);
+  return mlirLogicalResultSuccess();
 }

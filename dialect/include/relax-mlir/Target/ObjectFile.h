@@ -1,0 +1,46 @@
+//===- ObjectFile.h - LLVM-dialect modules to relocatable objects -*- C++ -*-===//
+//
+// `Executable.export` writes shared libraries: the lowered module (LLVM
+// dialect, with `gpu.binary` ops for the GPU target) is translated to LLVM
+// IR, optimized as the JIT does, and emitted as a position-independent object
+// file that the system linker links with the project's runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAX_MLIR_TARGET_OBJECTFILE_H
+#define RELAX_MLIR_TARGET_OBJECTFILE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir::relax {
+
+struct ObjectFileOptions {
+  /// LLVM optimization level, 0-3 (as the JIT's `opt_level`).
+  unsigned optLevel = 3;
+  /// Target CPU: "host" (this machine's CPU and features, as the JIT) or an
+  /// LLVM CPU name ("x86-64", "x86-64-v3", "sapphirerapids", ...).
+  std::string cpu = "host";
+  /// Extra LLVM target features ("+avx2,-avx512f"); with cpu="host" they are
+  /// added to the host's.
+  std::string features;
+  /// When not empty, a null-terminated constant `char[]` of this name holding
+  /// `metadataText` is added (exported) to the object, and one named
+  /// `<metadataSymbol>_target` holding "<cpu> <features>" (what the code needs).
+  std::string metadataSymbol;
+  std::string metadataText;
+};
+
+/// Writes `module` (LLVM dialect and what translates to LLVM IR) to the
+/// object file `path`. On failure returns failure and sets `error`.
+/// On success, `cpu` and `features` (when given) receive the CPU and target
+/// features the code was built for.
+LogicalResult writeObjectFile(ModuleOp module, StringRef path, const ObjectFileOptions &options,
+                              std::string &error, std::string *cpu = nullptr,
+                              std::string *features = nullptr);
+
+} // namespace mlir::relax
+
+#endif // RELAX_MLIR_TARGET_OBJECTFILE_H

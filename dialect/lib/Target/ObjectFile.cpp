@@ -1,0 +1,127 @@
+//===- ObjectFile.cpp - LLVM-dialect modules to relocatable objects -------===//
+
+#include "relax-mlir/Target/ObjectFile.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+
+/// The host's features as a target-feature string ("+avx2,-avx512fp16,...").
+static std::string hostFeatures() {
+  std::string text;
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  // StringMap's order is unspecified: sort, so objects are reproducible.
+  std::vector<std::string> names;
+  for (const auto &feature : features)
+    names.push_back((feature.second ? "+" : "-") + feature.first().str());
+  llvm::sort(names);
+  for (const std::string &name : names)
+    text += (text.empty() ? "" : ",") + name;
+  return text;
+}
+
+LogicalResult relax::writeObjectFile(ModuleOp module, StringRef path,
+                                     const ObjectFileOptions &options, std::string &error,
+                                     std::string *builtCpu, std::string *builtFeatures) {
+  if (options.optLevel > 3) {
+    error = "opt level must be 0-3, got " + std::to_string(options.optLevel);
+    return failure();
+  }
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return failure();
+  bool host = options.cpu.empty() || options.cpu == "host";
+  std::string cpu = host ? llvm::sys::getHostCPUName().str() : options.cpu;
+  std::string features = host ? hostFeatures() : std::string();
+  if (!options.features.empty())
+    features += (features.empty() ? "" : ",") + options.features;
+  auto level = static_cast<llvm::CodeGenOptLevel>(options.optLevel);
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt, level));
+  if (!machine) {
+    error = "cannot create an LLVM target machine for " + triple.str();
+    return failure();
+  }
+  if (!machine->getMCSubtargetInfo()->isCPUStringValid(cpu)) {
+    error = "'" + cpu + "' is not a CPU that LLVM knows for " + triple.str() +
+            " (for example: host, x86-64, x86-64-v2, x86-64-v3, x86-64-v4, sapphirerapids)";
+    return failure();
+  }
+
+  llvm::LLVMContext context;
+  std::string diagnostics;
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << diag.getLocation() << ": " << diag << "\n";
+      return success();
+    });
+    llvmModule = translateModuleToLLVMIR(module, context, "relax");
+  }
+  if (!llvmModule) {
+    error = "the module does not translate to LLVM IR:\n" + diagnostics;
+    return failure();
+  }
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(machine->createDataLayout());
+  if (!options.metadataSymbol.empty()) {
+    auto addString = [&](const std::string &name, StringRef value) {
+      llvm::Constant *text = llvm::ConstantDataArray::getString(context, value);
+      new llvm::GlobalVariable(*llvmModule, text->getType(), /*isConstant=*/true,
+                               llvm::GlobalValue::ExternalLinkage, text, name);
+    };
+    addString(options.metadataSymbol, options.metadataText);
+    addString(options.metadataSymbol + "_target", cpu + " " + features);
+  }
+  if (llvm::Error e =
+          makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0, machine.get())(
+              llvmModule.get())) {
+    error = "LLVM optimization failed: " + llvm::toString(std::move(e));
+    return failure();
+  }
+
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    error = "cannot write " + path.str() + ": " + ec.message();
+    return failure();
+  }
+  llvm::legacy::PassManager passes;
+  if (machine->addPassesToEmitFile(passes, out, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+    error = "LLVM cannot emit object files for " + triple.str();
+    return failure();
+  }
+  passes.run(*llvmModule);
+  out.flush();
+  if (out.has_error()) {
+    error = "cannot write " + path.str() + ": " + out.error().message();
+    out.clear_error();
+    return failure();
+  }
+  if (builtCpu)
+    *builtCpu = cpu;
+  if (builtFeatures)
+    *builtFeatures = features;
+  return success();
+}

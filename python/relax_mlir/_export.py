@@ -1,0 +1,112 @@
+"""`Executable.export`: compiled functions as one self-contained shared library.
+
+The lowered module (LLVM dialect; for target="cuda" with its kernels in
+`gpu.binary` ops) is translated to LLVM IR, optimized as the JIT does and
+written as a position-independent object (`write_object_file`), which the
+system's C++ compiler driver links with the project's runtime archives: the
+buffer pool, and for CUDA the mgpu* runtime over the driver API (loaded with
+dlopen). The library needs only the C library at run time (libstdc++ and
+libgcc are linked statically; glibc >= 2.35). Its exported symbols are the
+functions' C interfaces (`_mlir_ciface_<name>`), the runtime's entry points
+and the metadata that `relax_mlir.runtime.load` reads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+from . import ir
+from ._boundary import TypeSpec, spec_to_json
+from ._mlir_libs import _site_initialize_0
+from .errors import CompilationError
+from .runtime import FORMAT, METADATA_SYMBOL
+
+# name -> (parameters (name, type), result type) of each exported function.
+Signatures = dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec]]
+
+_LIBS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_mlir_libs")
+RUNTIME_ARCHIVE = os.path.join(_LIBS_DIR, "librelax_export_runtime.a")
+CUDA_ARCHIVE = os.path.join(_LIBS_DIR, "librelax_export_cuda.a")
+
+# Only these symbols stay visible in the library.
+_VERSION_SCRIPT = "{\n  global: _mlir_ciface_*; relax*; mgpu*;\n  local: *;\n};\n"
+
+
+def linker() -> str:
+    """The C++ compiler driver that links exports: $CXX, else c++, g++ or
+    clang++ on the PATH."""
+    candidates = [os.environ["CXX"]] if os.environ.get("CXX") else ["c++", "g++", "clang++"]
+    for candidate in candidates:
+        found = shutil.which(candidate)
+        if found:
+            return found
+    raise CompilationError("cannot export: no C++ compiler to link with",
+                           f"looked for {', '.join(candidates)} on the PATH; install one "
+                           f"(Debian: `sudo apt-get install g++`) or set CXX")
+
+
+def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *, target: str,
+                   chip: str | None, opt_level: int, num_threads: int, cpu: str) -> str:
+    """Writes the lowered `llvm_module` as a shared library at `path`."""
+    if num_threads > 1:
+        raise CompilationError(
+            "cannot export a num_threads > 1 executable",
+            "its code calls the OpenMP runtime (libomp), which the machines exports run on "
+            "need not have; compile with num_threads=1 to export")
+    if not isinstance(cpu, str) or not cpu:
+        raise ValueError(f"cpu must be 'host' or an LLVM CPU name such as 'x86-64-v3', "
+                         f"got {cpu!r}")
+    archives = [RUNTIME_ARCHIVE] + ([CUDA_ARCHIVE] if target == "cuda" else [])
+    for archive in archives:
+        if not os.path.exists(archive):
+            raise CompilationError("cannot export: the package's runtime is incomplete",
+                                   f"{archive} is missing; reinstall relax_mlir")
+    metadata = {
+        "format": FORMAT,
+        "target": target,
+        "chip": chip if target == "cuda" else None,
+        "opt_level": opt_level,
+        "functions": {
+            name: {"params": [[p, spec_to_json(s)] for p, s in params],
+                   "result": spec_to_json(result)}
+            for name, (params, result) in sorted(signatures.items())},
+    }
+    path = os.path.abspath(os.fspath(path))
+    directory = os.path.dirname(path)
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(f"cannot export to {path}: the directory {directory} "
+                                f"does not exist")
+    cxx = linker()
+    with tempfile.TemporaryDirectory(prefix="relax-export-") as tmp:
+        obj = os.path.join(tmp, "host.o")
+        try:
+            _site_initialize_0.write_object_file(llvm_module, obj, opt_level,
+                                                 cpu, "", METADATA_SYMBOL,
+                                                 json.dumps(metadata, sort_keys=True))
+        except RuntimeError as e:
+            raise CompilationError("cannot export: writing the object file failed",
+                                   str(e)) from None
+        version_script = os.path.join(tmp, "exports.map")
+        with open(version_script, "w") as f:
+            f.write(_VERSION_SCRIPT)
+        # Written next to `path` and renamed: a failed export leaves no file.
+        partial = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.partial")
+        command = [cxx, "-shared", "-o", partial, obj, "-Wl,--whole-archive", *archives,
+                   "-Wl,--no-whole-archive", "-static-libstdc++", "-static-libgcc",
+                   "-Wl,-z,defs", "-Wl,--gc-sections", f"-Wl,--version-script={version_script}",
+                   "-lm", "-ldl", "-lpthread"]
+        try:
+            run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.SubprocessError) as e:
+            raise CompilationError("cannot export: linking failed", str(e)) from None
+        if run.returncode != 0:
+            if os.path.exists(partial):
+                os.unlink(partial)
+            raise CompilationError("cannot export: linking failed",
+                                   f"{' '.join(command)}\n{run.stderr.strip()}")
+        os.replace(partial, path)
+    return path

@@ -1,0 +1,388 @@
+"""`relax_mlir.runtime`: load and call libraries written by `Executable.export`.
+
+Pure Python (ctypes and numpy): it runs on machines without LLVM/MLIR and
+without the package's compiled extension, e.g. a GPU machine that only
+receives exported files. Importing it loads nothing else of relax_mlir.
+
+    lib = relax_mlir.runtime.load("mlp.so")
+    loss, grads = lib.main_adjoint(x, w1, b1, w2, b2, y)
+
+Functions take numpy arrays (tuples for tuple parameters), positionally or by
+parameter name, and return numpy arrays, as `compile()`'s do. A library built
+for target="cuda" also takes and returns `DeviceArray`s: arrays that stay on
+the GPU between calls (`lib.to_device(array)`); results are DeviceArrays when
+any argument is on the device. Device arrays of other libraries pass without
+copies through `__cuda_array_interface__` (CuPy, PyTorch, Numba, JAX) in both
+directions.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+from typing import Any
+
+import numpy as np
+
+from ._boundary import (
+    NUMPY_DTYPES,
+    CallBoundary,
+    TensorSpec,
+    TypeSpec,
+    leaf_specs,
+    spec_from_json,
+)
+from ._cuda import CUDAError, CudaRuntime
+from .errors import RelaxMLIRError
+
+__all__ = ["load", "copy_loader", "Library", "Function", "DeviceArray", "FORMAT", "LoadError",
+           "CUDAError"]
+
+# The exported metadata's layout version; `load` refuses other versions.
+FORMAT = 1
+# Exported constant C strings: the metadata (JSON) and "<cpu> <features>".
+METADATA_SYMBOL = "relax_mlir_export_metadata"
+TARGET_SYMBOL = METADATA_SYMBOL + "_target"
+
+# Results of at least this many bytes are 64-byte aligned (numpy aligns to
+# 16; the compiled code writes whole vectors).
+_ALIGN_BYTES = 64 * 1024
+_ALIGNMENT = 64
+
+
+class LoadError(RelaxMLIRError):
+    """The file is not a loadable relax_mlir export (see `diagnostics`)."""
+
+
+def load(path: str | os.PathLike[str]) -> Library:
+    """Loads a library written by `Executable.export`.
+
+    Raises `LoadError` when the file is missing, is not such a library, was
+    written by an incompatible version, or needs CPU features this machine
+    lacks; for target="cuda", `CUDAError` when no usable driver or device
+    is present or the kernels do not load."""
+    return Library(os.fspath(path))
+
+
+# The package's modules that this loader imports: all pure Python.
+LOADER_MODULES = ("__init__.py", "_libs.py", "_boundary.py", "_cuda.py", "errors.py",
+                  "runtime.py")
+
+
+def copy_loader(directory: str | os.PathLike[str]) -> str:
+    """Copies this loader (a `relax_mlir` folder of pure-Python modules) into
+    `directory`, for machines without relax_mlir installed: with `directory`
+    on `sys.path` (or PYTHONPATH), `import relax_mlir.runtime` works there
+    with only numpy. Returns the package folder's path."""
+    import shutil
+
+    package = os.path.join(os.fspath(directory), "relax_mlir")
+    os.makedirs(package, exist_ok=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in LOADER_MODULES:
+        shutil.copyfile(os.path.join(here, name), os.path.join(package, name))
+    return package
+
+
+def _read_string(lib: ctypes.CDLL, symbol: str) -> str | None:
+    try:
+        address = ctypes.addressof(ctypes.c_char.in_dll(lib, symbol))
+    except ValueError:
+        return None
+    return ctypes.string_at(address).decode()
+
+
+# x86 features (LLVM's names) that compiled code commonly needs, and their
+# names in /proc/cpuinfo: a library built for a newer CPU fails to load with
+# the missing ones named, instead of dying on an illegal instruction.
+_X86_FLAGS = {"avx": "avx", "avx2": "avx2", "fma": "fma", "f16c": "f16c", "bmi2": "bmi2",
+              "avx512f": "avx512f", "avx512bw": "avx512bw", "avx512dq": "avx512dq",
+              "avx512vl": "avx512vl", "avx512cd": "avx512cd", "avx512vnni": "avx512_vnni",
+              "avx512bf16": "avx512_bf16", "avx512fp16": "avx512_fp16"}
+
+
+def _cpu_flags() -> list[str] | None:
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next((line.split(":", 1)[1].split() for line in f
+                         if line.startswith("flags")), None)
+    except OSError:
+        return None
+
+
+def _missing_cpu_features(features: str, flags: list[str] | None) -> list[str]:
+    """The features in `features` (LLVM's "+name,-name" list) that `flags`
+    (/proc/cpuinfo's) lack, among those `_X86_FLAGS` knows."""
+    if flags is None:
+        return []
+    have = set(flags)
+    needed = [f[1:] for f in features.split(",") if f.startswith("+")]
+    return [f for f in needed if f in _X86_FLAGS and _X86_FLAGS[f] not in have]
+
+
+class Library:
+    """A loaded export: its functions by name (`lib["name"]`, `lib.name`),
+    `target` ("cpu" or "cuda"), `chip`, and `metadata` (what export wrote)."""
+
+    def __init__(self, path: str) -> None:
+        if not os.path.exists(path):
+            raise LoadError(f"cannot load {path}", "no such file")
+        try:
+            lib = ctypes.CDLL(os.path.abspath(path))
+        except OSError as e:
+            raise LoadError(f"cannot load {path}", str(e)) from None
+        text = _read_string(lib, METADATA_SYMBOL)
+        if text is None:
+            raise LoadError(f"cannot load {path}", "it is a shared library but not one written "
+                            "by relax_mlir's Executable.export (no export metadata)")
+        metadata = json.loads(text)
+        if metadata.get("format") != FORMAT:
+            raise LoadError(f"cannot load {path}",
+                            f"export format {metadata.get('format')!r}, this loader reads "
+                            f"format {FORMAT}: export it again with this version of relax_mlir")
+        built_for = (_read_string(lib, TARGET_SYMBOL) or "").split(" ", 1)
+        self.cpu = built_for[0]
+        missing = _missing_cpu_features(built_for[1] if len(built_for) > 1 else "",
+                                        _cpu_flags())
+        if missing:
+            raise LoadError(f"cannot run {path} on this CPU",
+                            f"it was built for {self.cpu} and uses {', '.join(missing)}, "
+                            f"which this CPU lacks: export it with cpu='x86-64-v3' (or the "
+                            f"target machine's CPU name)")
+        self.path = path
+        self.metadata = metadata
+        self.target: str = metadata["target"]
+        self.chip: str | None = metadata.get("chip")
+        self._lib = lib
+        self.cuda: CudaRuntime | None = None
+        if self.target == "cuda":
+            self.cuda = CudaRuntime(lib)
+            self.cuda.require_driver()
+            # The kernels were loaded when the library was (its constructor).
+            self.cuda.check(f"loading the GPU kernels of {path}")
+        self._functions = {
+            name: Function(self, name, [(p, spec_from_json(s)) for p, s in entry["params"]],
+                           spec_from_json(entry["result"]))
+            for name, entry in metadata["functions"].items()}
+
+    def __repr__(self) -> str:
+        return (f"<relax_mlir.runtime.Library {self.path} ({self.target}"
+                f"{', ' + self.chip if self.chip else ''}): {', '.join(self.function_names)}>")
+
+    def _lookup(self, name: str, error: type) -> Function:
+        try:
+            return self._functions[name]
+        except KeyError:
+            raise error(f"no function '{name}' in {self.path}; it has: "
+                        f"{', '.join(self.function_names)}") from None
+
+    def __getitem__(self, name: str) -> Function:
+        return self._lookup(name, KeyError)
+
+    def __getattr__(self, name: str) -> Function:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._lookup(name, AttributeError)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._functions
+
+    @property
+    def function_names(self) -> list[str]:
+        """The library's functions' names, sorted."""
+        return sorted(self._functions)
+
+    def to_device(self, array: Any) -> DeviceArray:
+        """A copy of `array` (numpy, or anything np.asarray takes) in GPU
+        memory, for this CUDA library's functions."""
+        cuda = self._require_cuda("to_device")
+        host = np.ascontiguousarray(array)
+        pointer = cuda.alloc(host.nbytes)
+        try:
+            cuda.copy_to_device(pointer, host)
+        except BaseException:
+            cuda.free(pointer)
+            raise
+        return DeviceArray(cuda, pointer, host.shape, host.dtype, owned=True)
+
+    def _require_cuda(self, what: str) -> CudaRuntime:
+        if self.cuda is None:
+            raise ValueError(f"{what} needs a library exported for target='cuda'; "
+                             f"{self.path} is for the CPU (it takes numpy arrays)")
+        return self.cuda
+
+    def pool_stats(self) -> tuple[int, int, int]:
+        """(live, peak, cached) bytes of the library's buffer pool (its
+        temporaries in host memory)."""
+        out = (ctypes.c_uint64 * 3)()
+        self._lib.relaxPoolStats(out, 0)
+        return (int(out[0]), int(out[1]), int(out[2]))
+
+
+class DeviceArray:
+    """A tensor in GPU memory: the argument or result of a CUDA library's
+    function that stays on the device. `numpy()` (or `np.asarray`) copies it
+    to the host; `__cuda_array_interface__` hands it to CuPy, PyTorch
+    (`torch.as_tensor(a, device="cuda")`) or Numba without a copy. Its memory
+    is freed with the last reference (and its source's, for a view of another
+    library's array)."""
+
+    def __init__(self, cuda: CudaRuntime, pointer: int, shape: tuple[int, ...],
+                 dtype: Any, owned: bool, source: Any = None) -> None:
+        self._cuda = cuda
+        self.pointer = int(pointer)
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        self._owned = owned
+        self._source = source  # keeps a borrowed buffer alive
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of device memory the elements take."""
+        return self.size * self.dtype.itemsize
+
+    def __repr__(self) -> str:
+        return f"<relax_mlir.runtime.DeviceArray shape={self.shape} dtype={self.dtype.name}>"
+
+    def numpy(self) -> np.ndarray:
+        """A copy in host memory."""
+        out = np.empty(self.shape, self.dtype)
+        if out.nbytes:
+            self._cuda.copy_to_host(out, self.pointer)
+        return out
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        out = self.numpy()
+        return out if dtype is None else out.astype(dtype)
+
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        return {"shape": self.shape, "typestr": self.dtype.str, "data": (self.pointer, False),
+                "strides": None, "version": 3}
+
+    def __del__(self) -> None:
+        if getattr(self, "_owned", False) and self.pointer:
+            try:
+                self._cuda.lib.mgpuMemFree(self.pointer, None)
+            except Exception:  # interpreter shutdown: the driver frees it
+                pass
+            self.pointer = 0
+
+
+def _foreign_device_array(cuda: CudaRuntime, value: Any, where: str,
+                          spec: TensorSpec) -> DeviceArray:
+    """A view of a GPU array (a DeviceArray, or another library's through
+    `__cuda_array_interface__`), checked against the parameter."""
+    dtype = np.dtype(NUMPY_DTYPES[spec.element])
+    info = value.__cuda_array_interface__
+    shape = tuple(info["shape"])
+    got = np.dtype(info["typestr"])
+    if got != dtype:
+        raise TypeError(f"argument {where}: expected dtype {dtype.name} for {spec}, got a "
+                        f"device array of {got.name}")
+    if shape != spec.shape:
+        raise ValueError(f"argument {where}: expected shape {spec.shape} for {spec}, got "
+                         f"a device array of shape {shape}")
+    strides = info.get("strides")
+    if strides is not None:
+        expected = tuple(int(s) * dtype.itemsize
+                         for s in np.cumprod((list(shape[1:]) + [1])[::-1])[::-1])
+        if any(n > 1 and s != e for n, s, e in zip(shape, strides, expected)):
+            raise ValueError(f"argument {where}: the device array is not C-contiguous; "
+                             f"make a contiguous copy first (.contiguous() / "
+                             f"cupy.ascontiguousarray)")
+    return DeviceArray(cuda, info["data"][0], shape, dtype, owned=False, source=value)
+
+
+class Function(CallBoundary):
+    """An exported function: called as `compile()`'s functions are."""
+
+    _kind = "relax_mlir.runtime.Function"
+
+    def __init__(self, library: Library, name: str, params: list[tuple[str, TypeSpec]],
+                 result: TypeSpec) -> None:
+        super().__init__(name, params, result)
+        self._library = library
+        try:
+            entry = getattr(library._lib, "_mlir_ciface_" + name)
+        except AttributeError:
+            raise LoadError(f"cannot load {library.path}",
+                            f"its metadata lists '{name}' but it has no entry point "
+                            f"_mlir_ciface_{name}") from None
+        leaves = [s for _, s in self._in_leaves] + leaf_specs(result)
+        entry.argtypes = [ctypes.c_void_p] * len(leaves)
+        entry.restype = None
+        self._entry = entry
+        # One buffer of int64 words holds every leaf's memref descriptor
+        # {allocated, aligned, offset, sizes[rank], strides[rank]}: a call
+        # copies the template (shapes are static) and writes the pointers.
+        words: list[int] = []
+        self._offsets: list[int] = []
+        for spec in leaves:
+            self._offsets.append(len(words))
+            strides = np.cumprod((list(spec.shape[1:]) + [1])[::-1])[::-1]
+            words += [0, 0, 0] + list(spec.shape) + [int(s) for s in strides[:len(spec.shape)]]
+        self._words_type = ctypes.c_int64 * max(len(words), 1)
+        self._template = self._words_type(*words)
+
+    def _call(self, pointers: list[int]) -> None:
+        words = self._words_type.from_buffer_copy(self._template)
+        base = ctypes.addressof(words)
+        for offset, pointer in zip(self._offsets, pointers):
+            words[offset] = words[offset + 1] = pointer
+        self._entry(*[base + 8 * offset for offset in self._offsets])
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        leaves = self._argument_leaves(args, kwargs)
+        if self._library.cuda is not None:
+            return self._call_cuda(self._library.cuda, leaves)
+        arrays = [self._prepare(where, spec, value)
+                  for (where, spec), value in zip(self._in_leaves, leaves)]
+        outputs = [_aligned_empty(shape, dtype) for shape, dtype in self._out_leaves]
+        self._call([a.ctypes.data for a in arrays] + [o.ctypes.data for o in outputs])
+        return self._result_value(outputs)
+
+    def _call_cuda(self, cuda: CudaRuntime, leaves: Any) -> Any:
+        inputs: list[DeviceArray] = []
+        on_device = False
+        for (where, spec), value in zip(self._in_leaves, leaves):
+            if isinstance(value, DeviceArray) or hasattr(value, "__cuda_array_interface__"):
+                on_device = True
+                inputs.append(_foreign_device_array(cuda, value, f"'{where}' of {self.name}",
+                                                    spec))
+            else:
+                host = self._prepare(where, spec, value)
+                array = DeviceArray(cuda, cuda.alloc(host.nbytes), host.shape, host.dtype,
+                                    owned=True)
+                if host.nbytes:
+                    cuda.copy_to_device(array.pointer, host)
+                inputs.append(array)
+        outputs = [DeviceArray(cuda, cuda.alloc(int(np.prod(shape, dtype=np.int64)) *
+                                                dtype.itemsize), shape, dtype, owned=True)
+                   for shape, dtype in self._out_leaves]
+        self._call([a.pointer for a in inputs] + [o.pointer for o in outputs])
+        cuda.check(f"running {self.name} on the GPU")
+        if on_device:
+            return self._result_value(outputs)
+        return self._result_value([o.numpy() for o in outputs])
+
+
+def _aligned_empty(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if nbytes < _ALIGN_BYTES:
+        return np.empty(shape, dtype)
+    raw = np.empty(nbytes + _ALIGNMENT, np.uint8)
+    start = -raw.ctypes.data % _ALIGNMENT
+    return raw[start:start + nbytes].view(dtype).reshape(shape)
+

@@ -1,0 +1,36 @@
+//===- ExportABI.cpp - runtime symbols of exported relax libraries --------===//
+//
+// A library written by `Executable.export` links this file and the pool: the
+// compiled code allocates its temporaries through
+// `_mlir_memref_to_llvm_{alloc,aligned_alloc,free}` (which the JIT binds to
+// the same pool at run time), and `relaxPoolTrim`/`relaxPoolStats` let the
+// Python loader (`relax_mlir.runtime`) release cached memory and report it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pool.h"
+
+#include <cstdint>
+
+#define RELAX_HIDDEN extern "C" __attribute__((visibility("hidden")))
+#define RELAX_EXPORT extern "C" __attribute__((visibility("default")))
+
+RELAX_HIDDEN void *_mlir_memref_to_llvm_alloc(uint64_t size) {
+  return relax::pool::allocate(16, size);
+}
+
+RELAX_HIDDEN void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size) {
+  return relax::pool::allocate(alignment, size);
+}
+
+RELAX_HIDDEN void _mlir_memref_to_llvm_free(void *block) { relax::pool::release(block); }
+
+RELAX_EXPORT void relaxPoolTrim() { relax::pool::trim(); }
+
+/// Writes the pool's (live, peak, cached) bytes to `out[0..2]`.
+RELAX_EXPORT void relaxPoolStats(uint64_t *out, int resetPeak) {
+  relax::pool::Stats stats = relax::pool::stats(resetPeak != 0);
+  out[0] = stats.live;
+  out[1] = stats.peak;
+  out[2] = stats.cached;
+}
