@@ -44,6 +44,7 @@ struct Driver {
   CUresult (*cuDeviceGetName)(char *, int, CUdevice);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
   CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxSynchronize)();
   CUresult (*cuGetErrorString)(CUresult, const char **);
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
@@ -110,6 +111,7 @@ Driver &driver() {
     resolve(lib, "cuDeviceGetName", d.cuDeviceGetName, missing);
     resolve(lib, "cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain, missing);
     resolve(lib, "cuCtxSetCurrent", d.cuCtxSetCurrent, missing);
+    resolve(lib, "cuCtxSynchronize", d.cuCtxSynchronize, missing);
     resolve(lib, "cuGetErrorString", d.cuGetErrorString, missing);
     resolve(lib, "cuModuleLoadData", d.cuModuleLoadData, missing);
     resolve(lib, "cuModuleLoadDataEx", d.cuModuleLoadDataEx, missing);
@@ -231,6 +233,13 @@ RELAX_CUDA_EXPORT int relaxCudaCopyToHost(void *dst, const void *src, size_t byt
          })
              ? 0
              : 1;
+}
+
+/// Waits for all work in the (primary) context, other libraries' streams too:
+/// their arrays may be passed in while still being written.
+RELAX_CUDA_EXPORT int relaxCudaSynchronize() {
+  return call("synchronize the device", [&](Driver &d) { return d.cuCtxSynchronize(); }) ? 0
+                                                                                           : 1;
 }
 
 //===----------------------------------------------------------------------===//

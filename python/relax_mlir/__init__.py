@@ -28,7 +28,7 @@ _LAZY = {
     "checkpoint": ".nn",
     "ops": "._ops", "OpInfo": "._ops",
     "TracingError": "._trace",
-    "CUDAError": "._cuda",
+    "CUDAError": "._cuda", "DeviceArray": "._cuda",
 }
 _ATTRIBUTE = {"checkpoint": "checkpoint_segment"}
 
@@ -36,7 +36,7 @@ __all__ = ["gradient", "compile", "export", "lower", "STAGES", "memory_report", 
            "jit", "grad", "value_and_grad", "vjp", "checkpoint", "ops", "OpInfo", "Lowered",
            "Transformed",
            "Executable", "Function", "RelaxMLIRError", "GradientError", "CompilationError",
-           "InvalidIRError", "TracingError", "CUDAError"]
+           "InvalidIRError", "TracingError", "CUDAError", "DeviceArray"]
 
 
 def __dir__() -> list[str]:
@@ -53,7 +53,7 @@ if not TYPE_CHECKING:  # type checkers read the imports below instead
         return value
 else:
     from ._compile import Executable, Function, compile, export
-    from ._cuda import CUDAError
+    from ._cuda import CUDAError, DeviceArray
     from ._frontend import Lowered, Transformed, grad, jit, value_and_grad, vjp
     from ._gradient import gradient
     from ._memory import memory_report, memory_stats

@@ -131,6 +131,16 @@ class Executable:
         self.opt_level = opt_level
         self.num_threads = num_threads
 
+    def to_device(self, array: Any) -> Any:
+        """A copy of `array` in GPU memory (a `DeviceArray`) for this
+        executable's functions (target="cuda" only): weights that stay on
+        the device between calls."""
+        if self.target != "cuda":
+            raise ValueError("to_device needs an executable compiled with target='cuda'")
+        from . import _cuda
+
+        return _cuda.DeviceArray.from_host(_cuda.runtime(), array)
+
     def export(self, path: str | os.PathLike[str], *, cpu: str = "host") -> str:
         """Writes the compiled functions as one self-contained shared library
         at `path` (replaced if it exists) and returns its absolute path.
@@ -279,28 +289,21 @@ def export(module: ModuleLike, path: str | os.PathLike[str], *, target: str = "c
 
 
 class CudaFunction(Function):
-    """A compiled public function whose buffers live on the GPU: a call copies
-    the numpy arguments to device memory, runs, and copies the results back."""
+    """A compiled public function whose buffers live on the GPU: numpy
+    arguments are copied to device memory and results copied back; with any
+    argument on the device (a `DeviceArray`, or another library's array with
+    `__cuda_array_interface__`), nothing is copied and the results are
+    DeviceArrays."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         from . import _cuda
 
         leaves = self._argument_leaves(args, kwargs)
-        arrays = [self._prepare(where, spec, value)
-                  for (where, spec), value in zip(self._in_leaves, leaves)]
-        outputs = [np.empty(shape, dtype) for shape, dtype in self._out_leaves]
-        buffers = _cuda.DeviceBuffers()
-        try:
-            pointers = [buffers.upload(a) for a in arrays]
-            pointers += [buffers.alloc(o.nbytes) for o in outputs]
-            _cuda.call_with_descriptors(self._address, pointers,
-                                        [a.shape for a in arrays] + [o.shape for o in outputs])
-            _cuda.check(f"running {self.name} on the GPU")
-            for pointer, out in zip(pointers[len(arrays):], outputs):
-                buffers.download(pointer, out)
-        finally:
-            buffers.free()
-        return self._result_value(outputs)
+        return _cuda.call_on_device(
+            _cuda.runtime(), self, leaves,
+            lambda pointers: _cuda.call_with_descriptors(
+                self._address, pointers, [s.shape for _, s in self._in_leaves] +
+                [shape for shape, _ in self._out_leaves]))
 
 
 def _compile_cuda(module: ir.Module, chip: str, opt_level: int) -> Executable:

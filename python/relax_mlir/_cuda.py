@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import ctypes
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from ._boundary import NUMPY_DTYPES, CallBoundary, TensorSpec
 from .errors import RelaxMLIRError
 
 RUNTIME_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_mlir_libs",
@@ -69,6 +70,18 @@ class CudaRuntime:
         self.lib.mgpuMemFree(pointer, None)
         self.check("freeing device memory")
 
+    def release(self, pointer: int) -> None:
+        """Frees device memory, never raising (for finalizers)."""
+        try:
+            self.lib.mgpuMemFree(pointer, None)
+        except Exception:  # noqa: BLE001 (interpreter shutdown: the driver frees it)
+            pass
+
+    def synchronize(self) -> None:
+        """Waits for all work on the device (other libraries' streams too)."""
+        self.lib.relaxCudaSynchronize()
+        self.check("waiting for the device")
+
     def copy_to_device(self, pointer: int, array: np.ndarray) -> None:
         self.lib.relaxCudaCopyToDevice(pointer, array.ctypes.data, array.nbytes)
         self.check("copying an argument to the device")
@@ -87,6 +100,154 @@ def runtime() -> CudaRuntime:
     if _RUNTIME is None:
         _RUNTIME = CudaRuntime(ctypes.CDLL(RUNTIME_PATH))
     return _RUNTIME
+
+
+class DeviceArray:
+    """A tensor in GPU memory: the argument or result of a CUDA library's
+    function that stays on the device. `numpy()` (or `np.asarray`) copies it
+    to the host; `__cuda_array_interface__` hands it to CuPy, PyTorch
+    (`torch.as_tensor(a, device="cuda")`) or Numba without a copy. Its memory
+    is freed with the last reference (and its source's, for a view of another
+    library's array)."""
+
+    def __init__(self, cuda: CudaRuntime, pointer: int, shape: tuple[int, ...],
+                 dtype: Any, owned: bool, source: Any = None) -> None:
+        self._cuda = cuda
+        self.pointer = int(pointer)
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        self._owned = owned
+        self._source = source  # keeps a borrowed buffer alive
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of device memory the elements take."""
+        return self.size * self.dtype.itemsize
+
+    def __repr__(self) -> str:
+        return f"<relax_mlir.runtime.DeviceArray shape={self.shape} dtype={self.dtype.name}>"
+
+    def numpy(self) -> np.ndarray:
+        """A copy in host memory."""
+        out = np.empty(self.shape, self.dtype)
+        if out.nbytes:
+            self._cuda.copy_to_host(out, self.pointer)
+        return out
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        out = self.numpy()
+        return out if dtype is None else out.astype(dtype)
+
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        return {"shape": self.shape, "typestr": self.dtype.str, "data": (self.pointer, False),
+                "strides": None, "version": 3}
+
+    @classmethod
+    def from_host(cls, cuda: CudaRuntime, array: Any) -> DeviceArray:
+        """A copy of `array` (numpy, or anything np.asarray takes) in device memory."""
+        host = np.ascontiguousarray(array)
+        if host.dtype.byteorder == ">":
+            host = host.astype(host.dtype.newbyteorder("="))
+        result = cls(cuda, cuda.alloc(host.nbytes), host.shape, host.dtype, owned=True)
+        if host.nbytes:
+            cuda.copy_to_device(result.pointer, host)
+        return result
+
+    def __del__(self) -> None:
+        if getattr(self, "_owned", False) and self.pointer:
+            self._cuda.release(self.pointer)
+            self.pointer = 0
+
+
+def _foreign_device_array(cuda: CudaRuntime, value: Any, where: str,
+                          spec: TensorSpec) -> DeviceArray:
+    """A view of a GPU array (a DeviceArray, or another library's through
+    `__cuda_array_interface__`), checked against the parameter."""
+    dtype = np.dtype(NUMPY_DTYPES[spec.element])
+    info = value.__cuda_array_interface__
+    shape = tuple(info["shape"])
+    got = np.dtype(info["typestr"])
+    if got != dtype:
+        raise TypeError(f"argument {where}: expected dtype {dtype.name} for {spec}, got a "
+                        f"device array of {got.name}")
+    if shape != spec.shape:
+        raise ValueError(f"argument {where}: expected shape {spec.shape} for {spec}, got "
+                         f"a device array of shape {shape}")
+    strides = info.get("strides")
+    if strides is not None:
+        expected = tuple(int(s) * dtype.itemsize
+                         for s in np.cumprod((list(shape[1:]) + [1])[::-1])[::-1])
+        if any(n > 1 and s != e for n, s, e in zip(shape, strides, expected)):
+            raise ValueError(f"argument {where}: the device array is not C-contiguous; "
+                             f"make a contiguous copy first (.contiguous() / "
+                             f"cupy.ascontiguousarray)")
+    return DeviceArray(cuda, info["data"][0], shape, dtype, owned=False, source=value)
+
+
+def _device_view(cuda: CudaRuntime, value: Any, where: str, spec: TensorSpec) -> DeviceArray:
+    """`value`, a GPU array (a DeviceArray, or another library's through
+    `__cuda_array_interface__`), checked against the parameter `spec`."""
+    dtype = np.dtype(NUMPY_DTYPES[spec.element])
+    info = value.__cuda_array_interface__
+    shape = tuple(info["shape"])
+    got = np.dtype(info["typestr"])
+    if got != dtype:
+        raise TypeError(f"argument {where}: expected dtype {dtype.name} for {spec}, got a "
+                        f"device array of {got.name}")
+    if shape != spec.shape:
+        raise ValueError(f"argument {where}: expected shape {spec.shape} for {spec}, got "
+                         f"a device array of shape {shape}")
+    strides = info.get("strides")
+    if strides is not None:
+        expected = np.cumprod((list(shape[1:]) + [1])[::-1])[::-1] * dtype.itemsize
+        if any(n > 1 and s != e for n, s, e in zip(shape, strides, expected)):
+            raise ValueError(f"argument {where}: the device array is not C-contiguous; "
+                             f"make a contiguous copy first (.contiguous() / "
+                             f"cupy.ascontiguousarray)")
+    if isinstance(value, DeviceArray) and value._cuda is not cuda:
+        raise ValueError(f"argument {where}: the DeviceArray belongs to another library or "
+                         f"executable (each has its own CUDA runtime); pass "
+                         f"it through numpy, or create it with this one's to_device")
+    return DeviceArray(cuda, info["data"][0], shape, dtype, owned=False, source=value)
+
+
+def call_on_device(cuda: CudaRuntime, boundary: CallBoundary, leaves: Sequence[Any],
+                   invoke: Callable[[list[int]], None]) -> Any:
+    """Calls a compiled function whose buffers are device memory: numpy
+    arguments are copied in, device arrays (DeviceArray, or any with
+    `__cuda_array_interface__`) passed as they are; `invoke` runs the
+    function on the device pointers (inputs, then results). The results are
+    DeviceArrays when any argument was on the device, else numpy arrays."""
+    inputs: list[DeviceArray] = []
+    on_device = False
+    for (where, spec), value in zip(boundary._in_leaves, leaves):
+        if hasattr(value, "__cuda_array_interface__"):
+            on_device = True
+            inputs.append(_device_view(cuda, value, f"'{where}' of {boundary.name}", spec))
+        else:
+            inputs.append(DeviceArray.from_host(cuda, boundary._prepare(where, spec, value)))
+    if on_device and not all(isinstance(v, DeviceArray) for v in leaves):
+        # Another library's arrays may still be written by its own stream.
+        cuda.synchronize()
+    outputs = [DeviceArray(cuda, cuda.alloc(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize),
+                           shape, dtype, owned=True)
+               for shape, dtype in boundary._out_leaves]
+    invoke([a.pointer for a in inputs] + [o.pointer for o in outputs])
+    cuda.check(f"running {boundary.name} on the GPU")
+    if on_device:
+        return boundary._result_value(outputs)
+    return boundary._result_value([o.numpy() for o in outputs])
 
 
 def toolkit_ptxas() -> str | None:

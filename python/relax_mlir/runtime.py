@@ -25,15 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ._boundary import (
-    NUMPY_DTYPES,
-    CallBoundary,
-    TensorSpec,
-    TypeSpec,
-    leaf_specs,
-    spec_from_json,
-)
-from ._cuda import CUDAError, CudaRuntime
+from ._boundary import CallBoundary, TypeSpec, leaf_specs, spec_from_json
+from ._cuda import CUDAError, CudaRuntime, DeviceArray, call_on_device
 from .errors import RelaxMLIRError
 
 __all__ = ["load", "copy_loader", "Library", "Function", "DeviceArray", "FORMAT", "LoadError",
@@ -196,15 +189,7 @@ class Library:
     def to_device(self, array: Any) -> DeviceArray:
         """A copy of `array` (numpy, or anything np.asarray takes) in GPU
         memory, for this CUDA library's functions."""
-        cuda = self._require_cuda("to_device")
-        host = np.ascontiguousarray(array)
-        pointer = cuda.alloc(host.nbytes)
-        try:
-            cuda.copy_to_device(pointer, host)
-        except BaseException:
-            cuda.free(pointer)
-            raise
-        return DeviceArray(cuda, pointer, host.shape, host.dtype, owned=True)
+        return DeviceArray.from_host(self._require_cuda("to_device"), array)
 
     def _require_cuda(self, what: str) -> CudaRuntime:
         if self.cuda is None:
@@ -218,91 +203,6 @@ class Library:
         out = (ctypes.c_uint64 * 3)()
         self._lib.relaxPoolStats(out, 0)
         return (int(out[0]), int(out[1]), int(out[2]))
-
-
-class DeviceArray:
-    """A tensor in GPU memory: the argument or result of a CUDA library's
-    function that stays on the device. `numpy()` (or `np.asarray`) copies it
-    to the host; `__cuda_array_interface__` hands it to CuPy, PyTorch
-    (`torch.as_tensor(a, device="cuda")`) or Numba without a copy. Its memory
-    is freed with the last reference (and its source's, for a view of another
-    library's array)."""
-
-    def __init__(self, cuda: CudaRuntime, pointer: int, shape: tuple[int, ...],
-                 dtype: Any, owned: bool, source: Any = None) -> None:
-        self._cuda = cuda
-        self.pointer = int(pointer)
-        self.shape = tuple(int(d) for d in shape)
-        self.dtype = np.dtype(dtype)
-        self._owned = owned
-        self._source = source  # keeps a borrowed buffer alive
-
-    @property
-    def ndim(self) -> int:
-        """The number of dimensions."""
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        """The number of elements."""
-        return int(np.prod(self.shape, dtype=np.int64))
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes of device memory the elements take."""
-        return self.size * self.dtype.itemsize
-
-    def __repr__(self) -> str:
-        return f"<relax_mlir.runtime.DeviceArray shape={self.shape} dtype={self.dtype.name}>"
-
-    def numpy(self) -> np.ndarray:
-        """A copy in host memory."""
-        out = np.empty(self.shape, self.dtype)
-        if out.nbytes:
-            self._cuda.copy_to_host(out, self.pointer)
-        return out
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        out = self.numpy()
-        return out if dtype is None else out.astype(dtype)
-
-    @property
-    def __cuda_array_interface__(self) -> dict[str, Any]:
-        return {"shape": self.shape, "typestr": self.dtype.str, "data": (self.pointer, False),
-                "strides": None, "version": 3}
-
-    def __del__(self) -> None:
-        if getattr(self, "_owned", False) and self.pointer:
-            try:
-                self._cuda.lib.mgpuMemFree(self.pointer, None)
-            except Exception:  # interpreter shutdown: the driver frees it
-                pass
-            self.pointer = 0
-
-
-def _foreign_device_array(cuda: CudaRuntime, value: Any, where: str,
-                          spec: TensorSpec) -> DeviceArray:
-    """A view of a GPU array (a DeviceArray, or another library's through
-    `__cuda_array_interface__`), checked against the parameter."""
-    dtype = np.dtype(NUMPY_DTYPES[spec.element])
-    info = value.__cuda_array_interface__
-    shape = tuple(info["shape"])
-    got = np.dtype(info["typestr"])
-    if got != dtype:
-        raise TypeError(f"argument {where}: expected dtype {dtype.name} for {spec}, got a "
-                        f"device array of {got.name}")
-    if shape != spec.shape:
-        raise ValueError(f"argument {where}: expected shape {spec.shape} for {spec}, got "
-                         f"a device array of shape {shape}")
-    strides = info.get("strides")
-    if strides is not None:
-        expected = tuple(int(s) * dtype.itemsize
-                         for s in np.cumprod((list(shape[1:]) + [1])[::-1])[::-1])
-        if any(n > 1 and s != e for n, s, e in zip(shape, strides, expected)):
-            raise ValueError(f"argument {where}: the device array is not C-contiguous; "
-                             f"make a contiguous copy first (.contiguous() / "
-                             f"cupy.ascontiguousarray)")
-    return DeviceArray(cuda, info["data"][0], shape, dtype, owned=False, source=value)
 
 
 class Function(CallBoundary):
@@ -354,28 +254,7 @@ class Function(CallBoundary):
         return self._result_value(outputs)
 
     def _call_cuda(self, cuda: CudaRuntime, leaves: Any) -> Any:
-        inputs: list[DeviceArray] = []
-        on_device = False
-        for (where, spec), value in zip(self._in_leaves, leaves):
-            if isinstance(value, DeviceArray) or hasattr(value, "__cuda_array_interface__"):
-                on_device = True
-                inputs.append(_foreign_device_array(cuda, value, f"'{where}' of {self.name}",
-                                                    spec))
-            else:
-                host = self._prepare(where, spec, value)
-                array = DeviceArray(cuda, cuda.alloc(host.nbytes), host.shape, host.dtype,
-                                    owned=True)
-                if host.nbytes:
-                    cuda.copy_to_device(array.pointer, host)
-                inputs.append(array)
-        outputs = [DeviceArray(cuda, cuda.alloc(int(np.prod(shape, dtype=np.int64)) *
-                                                dtype.itemsize), shape, dtype, owned=True)
-                   for shape, dtype in self._out_leaves]
-        self._call([a.pointer for a in inputs] + [o.pointer for o in outputs])
-        cuda.check(f"running {self.name} on the GPU")
-        if on_device:
-            return self._result_value(outputs)
-        return self._result_value([o.numpy() for o in outputs])
+        return call_on_device(cuda, self, leaves, self._call)
 
 
 def _aligned_empty(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:

@@ -4,6 +4,7 @@ that never loads libMLIR or the compiled extension, with compile()'s results."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import subprocess
 import sys
@@ -193,3 +194,138 @@ def test_cuda_export_needs_no_gpu_and_load_says_what_is_missing(tmp_path) -> Non
         assert proc.stdout.startswith("loaded cuda sm_90"), proc.stdout
     else:
         assert proc.stdout.startswith("CUDAError: no CUDA driver found"), proc.stdout
+
+
+def test_gpu_check_run_passes_on_cpu_exports_and_fails_on_a_wrong_result(tmp_path) -> None:
+    """`tools/gpu-check.sh run` proven here on what `prepare --target cpu`
+    makes (the GPU machine runs the same on CUDA exports)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    folder = tmp_path / "check"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [*sys.path, os.path.join(root, "test", "python"), os.path.join(root, "bench")]))
+    prepare = subprocess.run([sys.executable, os.path.join(root, "tools", "gpu_check.py"),
+                              "prepare", str(folder), "--target", "cpu", "--quick"],
+                             env=env, capture_output=True, text=True, timeout=600)
+    assert prepare.returncode == 0, describe_process(prepare)
+    run_env = dict(os.environ, PYTHON=sys.executable)
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["bash", os.path.join(root, "tools", "gpu-check.sh"), "run",
+                               str(folder), "--steps", "3"], env=run_env, capture_output=True,
+                              text=True, timeout=600)
+
+    ok = run()
+    assert ok.returncode == 0, describe_process(ok)
+    results = json_load(folder / "results.json")
+    assert results["failures"] == [] and len(results["cases"]) > 30
+    assert isinstance(results["mlp_step_us"]["relax-mlir (numpy in/out)"], float)
+    # A wrong expected value is reported and fails the run.
+    want = folder / "data" / "mlp.main_adjoint.want.npz"
+    arrays = dict(np.load(want))
+    arrays["a0"] = arrays["a0"] * 2 + 1
+    np.savez(want, **arrays)
+    bad = run()
+    assert bad.returncode == 1 and "FAIL mlp.so:main_adjoint" in bad.stdout, describe_process(bad)
+
+
+def json_load(path: object) -> dict:
+    import json
+
+    with open(str(path)) as f:
+        return json.load(f)
+
+
+class HostMemoryRuntime:
+    """A stand-in for the CUDA runtime over host memory (device pointers are
+    host addresses), so that the device-array boundary runs without a GPU:
+    a CPU export reads and writes those buffers as a CUDA one would."""
+
+    def __init__(self) -> None:
+        self.blocks: dict[int, ctypes.Array] = {}
+        self.allocations = 0
+        self.synchronized = 0
+
+    def alloc(self, nbytes: int) -> int:
+        block = ctypes.create_string_buffer(max(nbytes, 1))
+        self.blocks[ctypes.addressof(block)] = block
+        self.allocations += 1
+        return ctypes.addressof(block)
+
+    def release(self, pointer: int) -> None:
+        del self.blocks[pointer]
+
+    free = release
+
+    def copy_to_device(self, pointer: int, array: np.ndarray) -> None:
+        ctypes.memmove(pointer, array.ctypes.data, array.nbytes)
+
+    def copy_to_host(self, out: np.ndarray, pointer: int) -> None:
+        ctypes.memmove(out.ctypes.data, pointer, out.nbytes)
+
+    def check(self, what: str) -> None:
+        pass
+
+    def synchronize(self) -> None:
+        self.synchronized += 1
+
+
+class ForeignArray:
+    """Another library's device array: only `__cuda_array_interface__`."""
+
+    def __init__(self, array: np.ndarray, strides: tuple[int, ...] | None = None) -> None:
+        self.array = array
+        self.__cuda_array_interface__ = {
+            "shape": array.shape, "typestr": array.dtype.str, "version": 3,
+            "data": (array.ctypes.data, False), "strides": strides}
+
+
+def test_device_arrays_stay_on_the_device_between_calls(tmp_path) -> None:
+    import gc
+
+    exe = relax_mlir.compile(relax_mlir.gradient(MLP))
+    lib = rt.load(exe.export(tmp_path / "mlp.so"))
+    lib.cuda = device = HostMemoryRuntime()  # type: ignore[assignment]
+    args = mlp_arguments(exe.main_adjoint)
+    want = exe.main_adjoint(*args)
+    # numpy in, numpy out: copied in and out, nothing left allocated.
+    assert_equal(lib.main_adjoint(*args), want)
+    gc.collect()
+    assert device.blocks == {}
+    # Device arrays in (weights kept there): results stay on the device.
+    on_device = [lib.to_device(a) for a in args]
+    loss, grads = lib.main_adjoint(*on_device)
+    assert isinstance(loss, rt.DeviceArray) and loss.shape == () and loss.dtype == np.float32
+    assert_equal(loss.numpy(), want[0])
+    assert_equal(tuple(np.asarray(g) for g in grads), want[1])
+    assert grads[1].__cuda_array_interface__["shape"] == args[1].shape
+    assert grads[1].__cuda_array_interface__["typestr"] == "<f4"
+    assert device.synchronized == 0  # only this library's arrays: no wait
+    # Another library's arrays pass without a copy (after a device-wide wait).
+    before = device.allocations
+    foreign = [ForeignArray(a) for a in args]
+    assert_equal(tuple(np.asarray(v) if not isinstance(v, tuple) else
+                       tuple(np.asarray(g) for g in v) for v in lib.main_adjoint(*foreign)),
+                 want)
+    assert (device.allocations - before, device.synchronized) == (1 + len(want[1]), 1)
+    # Wrong device arrays are named.
+    with pytest.raises(TypeError, match="argument 'arg1' of main_adjoint: expected dtype "
+                                        "float32.*device array of float64"):
+        lib.main_adjoint(args[0], ForeignArray(args[1].astype(np.float64)), *args[2:])
+    with pytest.raises(ValueError, match="'arg1' of main_adjoint: the device array is not "
+                                         "C-contiguous"):
+        lib.main_adjoint(args[0], ForeignArray(args[1], strides=(4, 4 * args[1].shape[0])),
+                         *args[2:])
+    other = HostMemoryRuntime()
+    with pytest.raises(ValueError, match="belongs to another library"):
+        lib.main_adjoint(rt.DeviceArray.from_host(other, args[0]), *args[1:])
+    del on_device, loss, grads
+    gc.collect()
+    assert device.blocks == {}
+
+
+def test_to_device_needs_a_cuda_library(tmp_path) -> None:
+    lib = rt.load(relax_mlir.export(TUPLES, tmp_path / "tuples.so"))
+    with pytest.raises(ValueError, match="needs a library exported for target='cuda'"):
+        lib.to_device(np.zeros(3))
+    with pytest.raises(ValueError, match="target='cuda'"):
+        relax_mlir.compile(TUPLES).to_device(np.zeros(3))

@@ -10,9 +10,8 @@ import program_gen as pg
 import pytest
 import relax_mlir
 from relax_mlir import _cuda
-from relax_mlir._boundary import NUMPY_DTYPES
-from test_gpu_lowering import MLP, OPS, op_adjoints_module
-from test_ops_gradient import FUNC_NAMES, gradient_inputs
+from test_gpu_lowering import MLP, OPS, op_adjoints_module, op_case_arguments
+from test_ops_gradient import FUNC_NAMES
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(_cuda.driver_status() is not None,
@@ -34,10 +33,7 @@ def test_op_adjoints_match_the_cpu(op: str) -> None:
     cpu, gpu = relax_mlir.compile(module), relax_mlir.compile(module, target="cuda")
     for case in (c for c in op_table.cases_of(op) if c.grad_inputs):
         name = f"{FUNC_NAMES[case.id]}_adjoint"
-        inputs = list(gradient_inputs(case).values())
-        specs = [s for _, s in cpu[name].params]
-        args = inputs + [np.ones(s.shape) for s in specs[len(inputs):]]
-        args = [np.asarray(a, NUMPY_DTYPES[s.element]) for a, s in zip(args, specs)]
+        args = op_case_arguments(case, [s for _, s in cpu[name].params])
         assert_same(gpu[name](*args), cpu[name](*args))
 
 

@@ -30,6 +30,19 @@ def op_adjoints_module(op: str) -> str:
     return str(module)
 
 
+def op_case_arguments(case: op_table.OpCase, specs: list) -> list[np.ndarray]:
+    """The arguments of case `case`'s loss function in `op_adjoints_module`
+    (its inputs, then its cotangents), in the parameters' dtypes (`specs`)."""
+    from relax_mlir._boundary import NUMPY_DTYPES
+
+    inputs = gradient_inputs(case)
+    _, cotangents, _ = loss_text(case.op, inputs, case.reference, case.attrs, case.grad_dtype,
+                                 case.result_dtype(case.grad_dtype), FUNC_NAMES[case.id])
+    values = [*inputs.values(), *cotangents]
+    assert len(values) == len(specs), (case.id, len(values), len(specs))
+    return [np.asarray(a, NUMPY_DTYPES[s.element]) for a, s in zip(values, specs)]
+
+
 @pytest.mark.parametrize("op", OPS)
 def test_every_op_adjoint_lowers_to_a_gpu_binary(op: str) -> None:
     lowered = str(relax_mlir.lower(op_adjoints_module(op), "llvm", target="cuda",

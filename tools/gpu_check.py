@@ -1,0 +1,301 @@
+"""The two halves of `tools/gpu-check.sh` (see there).
+
+prepare DIR [--target cuda|cpu] [--chip sm_90] [--quick]
+    On a machine with the built project (no GPU needed): exports, ahead of
+    time, every op's gradient cases (one library), random programs (one
+    library each) and the bench's MLP and CNN training steps, with their
+    inputs and the CPU's results (compile(), this machine), into DIR with a
+    copy of the pure-Python loader and a manifest.
+run DIR [--steps N]
+    On the target machine, with only python3 and numpy (and JAX/PyTorch for
+    the timing peers): loads each export with the copied loader, checks every
+    result against the CPU's, and times the MLP step (median of N) against
+    JAX `jit(value_and_grad)` and PyTorch eager autograd on the same device.
+    Writes DIR/results.json; exits 1 when a result differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_BYTES = 60 << 20  # the device machine takes at most 64 MiB of files
+RANDOM_SEEDS = 20
+QUICK_OPS = ("matmul", "softmax", "sum")
+# Relative/absolute tolerances of GPU (or exported) results against the CPU's.
+TOLERANCE = {"ops": (1e-4, 1e-6), "random": (1e-4, 1e-6), "model": (2e-3, 1e-5)}
+
+
+def _flat(value: Any) -> list[np.ndarray]:
+    if isinstance(value, tuple):
+        return [leaf for v in value for leaf in _flat(v)]
+    return [np.asarray(value)]
+
+
+def _save(path: Path, arrays: list[np.ndarray]) -> None:
+    np.savez(path, **{f"a{i}": a for i, a in enumerate(arrays)})
+
+
+def _load(path: Path) -> list[np.ndarray]:
+    with np.load(path) as data:
+        return [data[f"a{i}"] for i in range(len(data.files))]
+
+
+# ----------------------------------------------------------------------------
+# prepare (needs the built project: relax_mlir, test/python and bench on the path)
+
+
+def _merged_op_module(ops: list[str]) -> str:
+    """Every gradient case of `ops` (functions named case<k>, unique across the
+    op table) with its adjoint, in one module."""
+    from test_gpu_lowering import op_adjoints_module
+
+    bodies = []
+    for op in ops:
+        text = op_adjoints_module(op).strip()
+        assert text.startswith("module {") and text.endswith("}"), text[:40]
+        bodies.append(text[len("module {"):-1])
+    return "module {\n" + "\n".join(bodies) + "\n}\n"
+
+
+def prepare(out: Path, target: str, chip: str, quick: bool) -> None:
+    import op_table
+    import program_gen as pg
+    import relax_mlir
+    import relax_mlir.runtime as rt
+    import workloads
+    from systems import relax_system
+    from test_gpu_lowering import OPS, op_case_arguments
+    from test_ops_gradient import FUNC_NAMES
+
+    out.mkdir(parents=True, exist_ok=True)
+    for sub in ("lib", "data"):
+        (out / sub).mkdir(exist_ok=True)
+        for old in (out / sub).iterdir():
+            old.unlink()
+    rt.copy_loader(out / "loader")
+    cases: list[dict[str, Any]] = []
+    started = time.time()
+
+    def add(kind: str, library: str, module: Any,
+            calls: list[tuple[str, list[np.ndarray]]]) -> None:
+        """Exports `module` as lib/<library>.so and records each (function,
+        inputs as flat leaves) with the CPU's results."""
+        exe = relax_mlir.compile(module)
+        relax_mlir.export(module, out / "lib" / f"{library}.so", target=target, chip=chip)
+        for name, inputs in calls:
+            key = f"{library}.{name}"
+            _save(out / "data" / f"{key}.in.npz", inputs)
+            want = exe[name](*_regroup(inputs, exe[name].params))
+            _save(out / "data" / f"{key}.want.npz", _flat(want))
+            rtol, atol = TOLERANCE[kind]
+            cases.append({"kind": kind, "library": f"{library}.so", "function": name,
+                          "data": key, "rtol": rtol, "atol": atol})
+
+    # Every op's gradient cases, in one library.
+    ops = [op for op in OPS if op in QUICK_OPS] if quick else list(OPS)
+    module = _merged_op_module(ops)
+    probe = relax_mlir.compile(module)
+    calls = []
+    for op in ops:
+        for case in (c for c in op_table.cases_of(op) if c.grad_inputs):
+            name = f"{FUNC_NAMES[case.id]}_adjoint"
+            calls.append((name, op_case_arguments(case, [s for _, s in probe[name].params])))
+    add("ops", "ops", module, calls)
+    print(f"prepare: {len(calls)} op cases of {len(ops)} ops ({time.time() - started:.0f} s)")
+
+    # Random programs, one library each (their functions share names).
+    for seed in range(2 if quick else RANDOM_SEEDS):
+        program = pg.generate(seed)
+        adjoint = relax_mlir.gradient(program.text(), **program.gradient_kwargs())
+        add("random", f"random{seed}", adjoint,
+            [(f"{program.func}_adjoint", _flat(tuple(program.args)))])
+    print(f"prepare: random programs ({time.time() - started:.0f} s)")
+
+    # The bench's MLP and CNN training steps (value and gradients).
+    for workload in (("mlp",) if quick else ("mlp", "cnn")):
+        wl = workloads.get(workload)
+        ir = getattr(relax_system, f"{workload}_ir")(wl)
+        adjoint = relax_mlir.gradient(ir, "main", require_grads=wl.grad_indices)
+        inputs = workloads.make_inputs(wl)
+        add("model", workload, adjoint, [("main_adjoint", [inputs[n] for n in wl.input_names])])
+    print(f"prepare: models ({time.time() - started:.0f} s)")
+
+    manifest = {"target": target, "chip": chip if target == "cuda" else None,
+                "quick": quick, "cases": cases}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    total = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    print(f"prepare: {len(cases)} cases in {out} ({total / 2**20:.1f} MiB, target {target})")
+    if total > MAX_BYTES:
+        raise SystemExit(f"prepare: {out} holds {total / 2**20:.1f} MiB, over the "
+                         f"{MAX_BYTES >> 20} MiB the device machine takes")
+
+
+# ----------------------------------------------------------------------------
+# run (pure: numpy and the copied loader)
+
+
+def _median_us(step: Any, steps: int, warmup: int = 5) -> float:
+    for _ in range(warmup):
+        step()
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e6
+
+
+def _peer_steps(inputs: dict[str, np.ndarray], on_gpu: bool) -> dict[str, Any]:
+    """JAX and PyTorch MLP steps (value and the 4 weight gradients) on the
+    same device, each a zero-argument callable that blocks until done."""
+    peers: dict[str, Any] = {}
+    try:
+        import jax
+        import jax.numpy as jnp
+
+        device = jax.devices("gpu")[0] if on_gpu else jax.devices("cpu")[0]
+
+        def loss(w1: Any, b1: Any, w2: Any, b2: Any, x: Any, y: Any) -> Any:
+            h = jax.nn.relu(x @ w1 + b1)
+            lp = jax.nn.log_softmax(h @ w2 + b2, axis=-1)
+            return -jnp.mean(jnp.take_along_axis(lp, y[:, None], axis=1))
+
+        step = jax.jit(jax.value_and_grad(loss, argnums=(0, 1, 2, 3)))
+        args = [jax.device_put(inputs[n], device) for n in ("w1", "b1", "w2", "b2", "x")]
+        args.append(jax.device_put(inputs["y"].astype(np.int32), device))
+        peers[f"jax {jax.__version__} ({device.platform})"] = \
+            lambda: jax.block_until_ready(step(*args))
+    except Exception as e:  # noqa: BLE001 (a peer that cannot run is reported)
+        peers["jax"] = f"not run: {type(e).__name__}: {e}"
+    try:
+        import torch
+        import torch.nn.functional as F
+
+        dev = "cuda" if on_gpu else "cpu"
+        t = {n: torch.from_numpy(inputs[n]).to(dev) for n in inputs}
+        weights = [t[n].requires_grad_() for n in ("w1", "b1", "w2", "b2")]
+
+        def torch_step() -> Any:
+            h = torch.relu(t["x"] @ weights[0] + weights[1])
+            value = F.nll_loss(F.log_softmax(h @ weights[2] + weights[3], dim=-1), t["y"])
+            grads = torch.autograd.grad(value, weights)
+            if on_gpu:
+                torch.cuda.synchronize()
+            return value, grads
+
+        peers[f"torch {torch.__version__} ({dev})"] = torch_step
+    except Exception as e:  # noqa: BLE001
+        peers["torch"] = f"not run: {type(e).__name__}: {e}"
+    return peers
+
+
+def run(out: Path, steps: int) -> int:
+    sys.path.insert(0, str(out / "loader"))
+    import relax_mlir.runtime as rt
+
+    manifest = json.loads((out / "manifest.json").read_text())
+    target = manifest["target"]
+    libraries: dict[str, Any] = {}
+    failures, report = [], []
+    started = time.time()
+    for case in manifest["cases"]:
+        lib = libraries.get(case["library"])
+        if lib is None:
+            lib = libraries[case["library"]] = rt.load(out / "lib" / case["library"])
+        fn = lib[case["function"]]
+        inputs = _load(out / "data" / f"{case['data']}.in.npz")
+        want = _load(out / "data" / f"{case['data']}.want.npz")
+        label = f"{case['library']}:{case['function']}"
+        try:
+            got = _flat(fn(*_regroup(inputs, fn.params)))
+            worst = 0.0
+            for g, w in zip(got, want, strict=True):
+                np.testing.assert_allclose(g, w, rtol=case["rtol"], atol=case["atol"])
+                if w.size and np.issubdtype(w.dtype, np.floating):
+                    scale = np.maximum(np.abs(w.astype(np.float64)), 1e-6)
+                    worst = max(worst, float(np.max(np.abs(g - w) / scale)))
+            report.append({"case": label, "ok": True, "max_rel_error": worst})
+        except Exception as e:  # noqa: BLE001 (every case is reported)
+            failures.append(label)
+            report.append({"case": label, "ok": False, "error": f"{type(e).__name__}: {e}"})
+            print(f"FAIL {label}: {type(e).__name__}: {str(e)[:2000]}")
+    print(f"run: {len(report) - len(failures)}/{len(report)} cases match the CPU "
+          f"({target}, {time.time() - started:.0f} s)")
+
+    timings: dict[str, Any] = {}
+    if "mlp.so" in {c["library"] for c in manifest["cases"]}:
+        timings = _time_mlp(out, rt, libraries["mlp.so"], target, steps)
+    (out / "results.json").write_text(json.dumps(
+        {"target": target, "chip": manifest["chip"], "cases": report, "failures": failures,
+         "mlp_step_us": timings}, indent=1))
+    return 1 if failures else 0
+
+
+def _regroup(flat: list[np.ndarray], params: list[Any]) -> list[Any]:
+    """Flat leaves back into the parameters' tuples."""
+    leaves = iter(flat)
+
+    def build(spec: Any) -> Any:
+        if hasattr(spec, "fields"):
+            return tuple(build(f) for f in spec.fields)
+        return next(leaves)
+
+    return [build(spec) for _, spec in params]
+
+
+def _time_mlp(out: Path, rt: Any, lib: Any, target: str, steps: int) -> dict[str, Any]:
+    sys.path.insert(0, str(ROOT / "bench"))
+    import workloads
+
+    wl = workloads.get("mlp")
+    inputs = workloads.make_inputs(wl)
+    fn = lib.main_adjoint
+    args = [inputs[n] for n in wl.input_names]
+    rows: dict[str, Any] = {"relax-mlir (numpy in/out)": lambda: fn(*args)}
+    if target == "cuda":
+        device_args = [lib.to_device(a) for a in args]
+        rows["relax-mlir (DeviceArray)"] = lambda: fn(*device_args)
+    rows.update(_peer_steps(inputs, on_gpu=target == "cuda"))
+    timings: dict[str, Any] = {}
+    print(f"MLP step 64x784->256->10 (value and 4 gradients), median of {steps}:")
+    for name, step in rows.items():
+        if isinstance(step, str):
+            timings[name] = step
+            print(f"  {name:40s} {step}")
+            continue
+        us = _median_us(step, steps)
+        timings[name] = us
+        print(f"  {name:40s} {us:10.1f} us")
+    return timings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--target", choices=("cuda", "cpu"), default="cuda")
+    p.add_argument("--chip", default="sm_90")
+    p.add_argument("--quick", action="store_true", help="3 ops, 2 programs, the MLP")
+    r = sub.add_parser("run")
+    r.add_argument("dir", type=Path)
+    r.add_argument("--steps", type=int, default=200)
+    args = parser.parse_args()
+    if args.command == "prepare":
+        prepare(args.dir, args.target, args.chip, args.quick)
+    else:
+        sys.exit(run(args.dir, args.steps))
+
+
+if __name__ == "__main__":
+    main()
