@@ -1,4 +1,4 @@
-// RUN: relax-opt %s --pass-pipeline="builtin.module(func.func(relax-gpu-device-memory))" | FileCheck %s
+// RUN: relax-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(relax-gpu-device-memory))" | FileCheck %s
 
 // Buffers and frees of a host function become device operations, copies
 // become linalg copies (kernels); the ones inside a kernel are left alone.
@@ -35,5 +35,29 @@ memref.global "private" constant @c : memref<2xf32> = dense<[1.0, 2.0]>
 func.func @constant(%out: memref<2xf32>) {
   %g = memref.get_global @c : memref<2xf32>
   memref.copy %g, %out : memref<2xf32> to memref<2xf32>
+  return
+}
+
+// -----
+
+// A buffer allocated inside a loop (which becomes one kernel) and used only
+// there is private to the thread running it: an alloca, its dealloc gone.
+// CHECK-LABEL: func.func @in_loop(
+// CHECK:         scf.for
+// CHECK-NEXT:      %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2xf32>
+// CHECK-NOT:       dealloc
+// CHECK:         return
+func.func @in_loop(%x: memref<3x2xf32>, %y: memref<3xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    %t = memref.alloc() {alignment = 64 : i64} : memref<2xf32>
+    %v = memref.load %x[%i, %c0] : memref<3x2xf32>
+    memref.store %v, %t[%c0] : memref<2xf32>
+    %w = memref.load %t[%c0] : memref<2xf32>
+    memref.store %w, %y[%i] : memref<3xf32>
+    memref.dealloc %t : memref<2xf32>
+  }
   return
 }

@@ -59,3 +59,58 @@ func.func @escapes(%x: memref<f32>) -> f32 {
   %v = memref.load %x[] : memref<f32>
   return %v : f32
 }
+
+// -----
+
+// A scalar read at the top (a 0-d result of an earlier kernel) and used by a
+// later loop nest moves into that loop, and the buffer's dealloc after it: it
+// no longer crosses from the device to the host.
+// CHECK-LABEL: func.func @scalar_into_later_kernel(
+// CHECK:         %[[S:.*]] = gpu.alloc () : memref<f32>
+// CHECK:         scf.parallel
+// CHECK:           memref.store %{{.*}}, %[[S]][]
+// CHECK:         scf.parallel (%[[I:.*]]) =
+// CHECK-NEXT:      %[[V:.*]] = memref.load %[[S]][]
+// CHECK-NEXT:      %[[W:.*]] = memref.load %[[S]][]
+// CHECK-NEXT:      %[[D:.*]] = arith.mulf %[[W]], %[[V]]
+// CHECK-NEXT:      memref.store %[[D]], %arg1[%[[I]]]
+// CHECK:         gpu.dealloc %[[S]]
+// CHECK-NEXT:    return
+func.func @scalar_into_later_kernel(%x: memref<f32>, %y: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %s = gpu.alloc () : memref<f32>
+  scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
+    %v = memref.load %x[] : memref<f32>
+    memref.store %v, %s[] : memref<f32>
+  }
+  %r = memref.load %s[] : memref<f32>
+  %d = arith.mulf %r, %r : f32
+  gpu.dealloc %s : memref<f32>
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    memref.store %d, %y[%i] : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+// A buffer written between the read and the use: the read cannot move.
+func.func @written_between(%x: memref<f32>, %y: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %s = gpu.alloc () : memref<f32>
+  // expected-error @below {{a value computed on device memory is used on the host}}
+  %r = memref.load %x[] : memref<f32>
+  scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
+    memref.store %zero, %x[] : memref<f32>
+  }
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    memref.store %r, %y[%i] : memref<4xf32>
+  }
+  gpu.dealloc %s : memref<f32>
+  return
+}

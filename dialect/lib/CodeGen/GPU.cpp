@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -22,6 +23,20 @@ namespace mlir::relax {
 using namespace mlir;
 
 namespace {
+/// Whether `alloc` sits in a loop (not at the top of `func`), has a static
+/// shape and is used only inside the top-level op that holds it: that op
+/// becomes one kernel (its loops touch memory), so the buffer is private to
+/// the thread running it, and a device allocation there is not possible.
+bool isThreadPrivate(memref::AllocOp alloc, func::FuncOp func) {
+  Operation *top = alloc;
+  while (top->getParentOp() != func)
+    top = top->getParentOp();
+  if (top == alloc || !alloc.getType().hasStaticShape())
+    return false;
+  return llvm::all_of(alloc->getUsers(),
+                      [&](Operation *user) { return top->isAncestor(user); });
+}
+
 struct GPUDeviceMemoryPass : relax::impl::GPUDeviceMemoryPassBase<GPUDeviceMemoryPass> {
   void runOnOperation() final {
     func::FuncOp func = getOperation();
@@ -34,13 +49,20 @@ struct GPUDeviceMemoryPass : relax::impl::GPUDeviceMemoryPassBase<GPUDeviceMemor
     for (Operation *op : ops) {
       OpBuilder b(op);
       Location loc = op->getLoc();
-      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (auto alloc = dyn_cast<memref::AllocOp>(op); alloc && isThreadPrivate(alloc, func)) {
+        // Runs in the kernel the loop around it becomes: private memory.
+        auto local = memref::AllocaOp::create(b, loc, alloc.getType(), alloc.getDynamicSizes(),
+                                              alloc.getSymbolOperands(),
+                                              alloc.getAlignmentAttr());
+        alloc.replaceAllUsesWith(local.getResult()); // its dealloc goes below
+      } else if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
         auto device = gpu::AllocOp::create(b, loc, alloc.getType(), /*asyncToken=*/Type(),
                                            ValueRange(), alloc.getDynamicSizes(),
                                            alloc.getSymbolOperands());
         alloc.replaceAllUsesWith(device.getMemref());
       } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-        gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
+        if (!dealloc.getMemref().getDefiningOp<memref::AllocaOp>())
+          gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
                                dealloc.getMemref());
       } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
         // A kernel: either side may be a strided view, which gpu.memcpy
@@ -88,11 +110,124 @@ bool isHostOnly(Operation *op) {
          op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<OpTrait::ConstantLike>();
 }
 
+/// `buffer`'s root allocation (through views) and every view of that root.
+llvm::SmallPtrSet<Value, 8> aliases(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  llvm::SmallPtrSet<Value, 8> found{buffer};
+  SmallVector<Value> pending{buffer};
+  while (!pending.empty()) {
+    Value value = pending.pop_back_val();
+    for (Operation *user : value.getUsers())
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+        if (view.getViewSource() == value && found.insert(view->getResult(0)).second)
+          pending.push_back(view->getResult(0));
+  }
+  return found;
+}
+
+/// Whether `op` (or an op nested in it) may write or free one of `buffers`;
+/// a top-level dealloc of one of them is collected in `deallocs` instead.
+bool mayWrite(Operation *op, const llvm::SmallPtrSet<Value, 8> &buffers,
+              SmallVectorImpl<Operation *> &deallocs) {
+  if (isa<gpu::DeallocOp, memref::DeallocOp>(op) && buffers.contains(op->getOperand(0))) {
+    deallocs.push_back(op);
+    return false;
+  }
+  WalkResult result = op->walk([&](Operation *nested) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (!effects) {
+      // Region ops (loops, ifs) are decided by their bodies.
+      return nested->getNumRegions() > 0 || isMemoryEffectFree(nested) ? WalkResult::advance()
+                                                                       : WalkResult::interrupt();
+    }
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      if (!isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
+        continue;
+      Value target = effect.getValue();
+      if (!target || buffers.contains(target))
+        return WalkResult::interrupt(); // unknown target, or one of ours
+    }
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+bool isHostOnly(Operation *op);
+
+/// The op of `block` that holds `op` (or `op` itself).
+Operation *topLevel(Operation *op, Block &block) {
+  while (op->getBlock() != &block)
+    op = op->getParentOp();
+  return op;
+}
+
+/// Loads at the top of `block`, and the pure ops computed from them: each use
+/// gets its own copy, placed right before the op that uses it (in a later
+/// loop nest, or later host code), and the top-level op goes; a dealloc of
+/// the loaded buffer between the load and its last use moves after that use.
+/// A load is moved only when nothing writes its buffer in between. (A scalar
+/// read from a 0-d buffer and used by a later kernel would otherwise be a
+/// value computed on device memory and used on the host.)
+void sinkScalars(Block &block) {
+  llvm::SetVector<Operation *> chain;
+  for (Operation &op : block) {
+    if (isa<memref::LoadOp>(op)) {
+      chain.insert(&op);
+    } else if (op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
+               !op.hasTrait<OpTrait::ConstantLike>() &&
+               llvm::any_of(op.getOperands(), [&](Value v) {
+                 return v.getDefiningOp() && chain.contains(v.getDefiningOp());
+               })) {
+      chain.insert(&op);
+    }
+  }
+  // In reverse order: the chain's own users have moved to their uses already.
+  for (Operation *op : llvm::reverse(chain)) {
+    if (op->use_empty())
+      continue;
+    SmallVector<Operation *> deallocs;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      Operation *last = op;
+      for (Operation *user : op->getUsers()) {
+        Operation *top = topLevel(user, block);
+        if (last->isBeforeInBlock(top))
+          last = top;
+      }
+      llvm::SmallPtrSet<Value, 8> buffers = aliases(load.getMemRef());
+      bool written = false;
+      for (Operation *it = op->getNextNode(); !written; it = it->getNextNode()) {
+        written = mayWrite(it, buffers, deallocs);
+        if (it == last)
+          break;
+      }
+      if (written)
+        continue;
+      // After the run of device code that `last` is in: a dealloc there
+      // would split the run.
+      while (last->getNextNode() && !isHostOnly(last->getNextNode()))
+        last = last->getNextNode();
+      for (Operation *dealloc : deallocs)
+        dealloc->moveAfter(last);
+    }
+    for (OpOperand &use : llvm::make_early_inc_range(op->getUses())) {
+      OpBuilder b(use.getOwner());
+      Operation *copy = b.clone(*op);
+      use.set(copy->getResult(cast<OpResult>(use.get()).getResultNumber()));
+    }
+    op->erase();
+  }
+}
+
 struct GPUWrapHostCodePass : relax::impl::GPUWrapHostCodePassBase<GPUWrapHostCodePass> {
   void runOnOperation() final {
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
+    for (Block &block : func.getBody())
+      sinkScalars(block);
     for (Block &block : func.getBody()) {
       SmallVector<SmallVector<Operation *>> runs(1);
       for (Operation &op : block) {

@@ -163,7 +163,10 @@ def GPUDeviceMemoryPass : Pass<"relax-gpu-device-memory", "::mlir::func::FuncOp"
     `gpu.alloc` and each `memref.dealloc` a `gpu.dealloc`; a `memref.copy`
     becomes a `linalg.copy` (a kernel: either side may be a strided view); a
     constant (`memref.get_global`, host memory) is copied into a device
-    buffer where it is taken, freed before the function returns. The
+    buffer where it is taken, freed before the function returns. A static
+    buffer allocated inside a loop and used only in the top-level op holding
+    it becomes a `memref.alloca` (that op becomes one kernel: the buffer is
+    private to its thread). The
     function's own memref arguments are device memory by contract (the caller
     copies or passes device arrays).
   }];
@@ -180,10 +183,43 @@ def GPUWrapHostCodePass : Pass<"relax-gpu-wrap-host-code", "::mlir::func::FuncOp
     such ops (with the pure ops between them) moves into an `scf.parallel`
     of one iteration, which the GPU mapping then turns into a one-thread
     kernel. Allocation, deallocation, views and other `scf.parallel` ops end
-    a run. A run whose values are used after it is left in place with an
-    error.
+    a run. First, each top-level `memref.load` (and the pure ops computed
+    from it) is copied to right before each of its uses, in a later loop or
+    run, when nothing writes the buffer in between (a dealloc of it there
+    moves after the run of the last use): a scalar read from one kernel's
+    result is then read where it is needed. A run whose values are still
+    used after it is left in place with an error.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
+def GPUBlockReductionsPass : Pass<"relax-gpu-block-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Large reductions as one thread block per output element";
+  let description = [{
+    For the GPU pipeline, after bufferization and before
+    `convert-linalg-to-parallel-loops` (which runs each output element's
+    reduction loop in one thread): a `linalg.generic` with one output whose
+    reduction extent R (the product of its reduction dimensions) is at least
+    `min-extent` and at least the number of output elements P becomes a
+    `gpu.launch` of P blocks of `block-size` threads. Each thread folds the
+    payload over the iterations t, t + block-size, ... of its block's
+    output element, starting from the combiner's identity; `gpu.all_reduce`
+    combines the block's partial values (shuffles and shared memory, in
+    `convert-gpu-to-nvvm`), and thread 0 combines the total into the output.
+    The payload must combine the output argument with a value computed
+    without it, by one of `arith.addf/addi/mulf/muli/maximumf/minimumf/
+    maxnumf/minnumf/maxsi/minsi`; other reductions (several outputs, argmax)
+    keep the one-thread loop. Static shapes only.
+  }];
+  let options = [
+    Option<"minExtent", "min-extent", "int64_t", /*default=*/"1024",
+           "Smallest reduction extent turned into a block reduction">,
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block (a multiple of 32, at most 1024)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 #endif // RELAX_CODEGEN_PASSES_TD
