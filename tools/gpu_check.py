@@ -63,7 +63,16 @@ def _merged_op_module(ops: list[str]) -> str:
         text = op_adjoints_module(op).strip()
         assert text.startswith("module {") and text.endswith("}"), text[:40]
         bodies.append(text[len("module {"):-1])
-    return "module {\n" + "\n".join(bodies) + "\n}\n"
+    from relax_mlir import ir
+
+    # Only the adjoints are called: dropping the loss functions halves the
+    # library (every kernel is there as cubin and PTX).
+    module = ir.Module.parse("module {\n" + "\n".join(bodies) + "\n}\n", context=ir.Context())
+    for op in list(module.body.operations):
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        if not name.endswith("_adjoint"):
+            op.erase()
+    return str(module)
 
 
 def prepare(out: Path, target: str, chip: str, quick: bool) -> None:

@@ -86,6 +86,10 @@ def test_mlp_adjoint_ptx_assembles_for_sm90(tmp_path) -> None:
     lowered = str(relax_mlir.lower(MLP, "llvm", func="main", target="cuda", gpu_format="isa"))
     ptx = [_unescape(m) for m in re.findall(r'assembly = "((?:[^"\\]|\\.)*)"', lowered)]
     assert len(ptx) >= 5, "expected a kernel per fused loop nest of the MLP adjoint"
+    # Its matmuls (forward, and both gradients: one operand read transposed)
+    # stage tiles in shared memory between barriers.
+    tiled = [t for t in ptx if ".shared" in t and "bar.sync" in t]
+    assert len(tiled) >= 3, f"{len(tiled)} kernels use shared memory"
     for i, text in enumerate(ptx):
         assert ".target sm_90" in text and "__nv_" not in text.split(".entry")[0]
         path = tmp_path / f"kernel{i}.ptx"

@@ -215,7 +215,9 @@ void mlir::relax::buildRelaxToNVVMPipeline(OpPassManager &pm,
   addLinalgStage(pm);
   addBufferizedStage(pm);
   pm.addNestedPass<func::FuncOp>(createGPUDeviceMemoryPass());
-  // Long reductions with few outputs: a block of threads per output element.
+  // Contractions: 32x32 tiles per block through shared memory; long
+  // reductions with few outputs: a block of threads per output element.
+  pm.addNestedPass<func::FuncOp>(createGPUSharedContractionsPass());
   pm.addNestedPass<func::FuncOp>(createGPUBlockReductionsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   // Blocks of 16x16 threads over the two outer dimensions of each loop nest,

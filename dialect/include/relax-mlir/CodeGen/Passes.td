@@ -193,6 +193,33 @@ def GPUWrapHostCodePass : Pass<"relax-gpu-wrap-host-code", "::mlir::func::FuncOp
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
+def GPUSharedContractionsPass : Pass<"relax-gpu-shared-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Matmul-like contractions tiled through shared memory";
+  let description = [{
+    For the GPU pipeline, after bufferization: a `linalg.generic` with two
+    inputs and one output, all indexed by projected permutations, one
+    reduction dimension k (in both inputs), one parallel dimension m in the
+    first input and the output, one n in the second input and the output, and
+    any batch dimensions in all three (so: matmul with either operand
+    transposed, batch matmul), with at least `min-outputs` outputs per batch
+    and k >= 16, becomes a `gpu.launch`: a block of 16x16 threads per 32x32
+    output tile (blockIdx.z over the batch), each thread 2x2 outputs 16
+    apart. For each 16-wide step of k, the block copies the 32x16 tile of
+    the first input and the 16x32 tile of the second into shared memory
+    (zeros outside the bounds), synchronizes, and every thread folds the
+    payload over the step's k in order (a partial last step stops at k),
+    then synchronizes again. Accumulators start from the output's values and
+    each output's k order is the sequential loop's, so any payload (f32 or
+    f64 accumulator) gives the same results. Static shapes only.
+  }];
+  let options = [
+    Option<"minOutputs", "min-outputs", "int64_t", /*default=*/"1024",
+           "Fewest outputs (m x n) of a contraction to tile">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
 def GPUBlockReductionsPass : Pass<"relax-gpu-block-reductions", "::mlir::func::FuncOp"> {
   let summary = "Large reductions as one thread block per output element";
   let description = [{

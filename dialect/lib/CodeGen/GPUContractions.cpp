@@ -1,0 +1,291 @@
+//===- GPUContractions.cpp - contractions tiled through shared memory -----===//
+//
+// relax-gpu-shared-contractions: a (batch) matmul-like linalg.generic becomes
+// a gpu.launch whose blocks compute 32x32 output tiles, staging 32x16 tiles
+// of both operands in shared memory (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "relax-mlir/CodeGen/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::relax {
+#define GEN_PASS_DEF_GPUSHAREDCONTRACTIONSPASS
+#include "relax-mlir/CodeGen/Passes.h.inc"
+} // namespace mlir::relax
+
+using namespace mlir;
+
+namespace {
+
+// Output tile per block, k-tile, threads per block (x along N, y along M):
+// each thread computes kRegM x kRegN outputs, kThreadsY and kThreadsX apart.
+constexpr int64_t kTileM = 32, kTileN = 32, kTileK = 16;
+constexpr int64_t kThreadsX = 16, kThreadsY = 16;
+constexpr int64_t kRegM = kTileM / kThreadsY, kRegN = kTileN / kThreadsX;
+constexpr int64_t kThreads = kThreadsX * kThreadsY;
+
+/// The roles of a contraction's loop dimensions.
+struct Roles {
+  SmallVector<unsigned> batch; // in both inputs and the output
+  unsigned m, n, k;            // m: lhs and output; n: rhs and output; k: both inputs
+};
+
+/// Whether `map` uses dimension `dim`.
+bool uses(AffineMap map, unsigned dim) { return map.isFunctionOfDim(dim); }
+
+std::optional<Roles> contractionRoles(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
+      !op.hasPureBufferSemantics())
+    return std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  for (AffineMap map : maps)
+    if (!map.isProjectedPermutation())
+      return std::nullopt;
+  for (OpOperand &operand : op->getOpOperands())
+    if (!isa<MemRefType>(operand.get().getType()))
+      return std::nullopt;
+  AffineMap lhs = maps[0], rhs = maps[1], out = maps[2];
+  Roles roles;
+  std::optional<unsigned> m, n, k;
+  for (auto [dim, type] : llvm::enumerate(op.getIteratorTypesArray())) {
+    bool inL = uses(lhs, dim), inR = uses(rhs, dim), inO = uses(out, dim);
+    if (type == utils::IteratorType::reduction) {
+      if (!inL || !inR || inO)
+        return std::nullopt;
+      k = dim;
+    } else if (!inO) {
+      return std::nullopt;
+    } else if (inL && inR) {
+      roles.batch.push_back(dim);
+    } else if (inL && !m) {
+      m = dim;
+    } else if (inR && !n) {
+      n = dim;
+    } else {
+      return std::nullopt; // a second M or N dimension, or one in the output only
+    }
+  }
+  if (!m || !n || !k)
+    return std::nullopt;
+  roles.m = *m;
+  roles.n = *n;
+  roles.k = *k;
+  return roles;
+}
+
+/// `map`'s results evaluated at `iv` (a projected permutation: dims only).
+SmallVector<Value> indicesOf(AffineMap map, ArrayRef<Value> iv) {
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults())
+    indices.push_back(iv[cast<AffineDimExpr>(expr).getPosition()]);
+  return indices;
+}
+
+struct GPUSharedContractionsPass
+    : relax::impl::GPUSharedContractionsPassBase<GPUSharedContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() final {
+    SmallVector<linalg::GenericOp> candidates;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (!op->getParentOfType<gpu::LaunchOp>())
+        candidates.push_back(op);
+    });
+    for (linalg::GenericOp op : candidates)
+      rewrite(op);
+  }
+
+  void rewrite(linalg::GenericOp op) {
+    std::optional<Roles> roles = contractionRoles(op);
+    if (!roles)
+      return;
+    Block *payload = op.getBody();
+    if (!payload->getOps<linalg::IndexOp>().empty())
+      return;
+    Type element = payload->getArgument(2).getType();
+    if (!element.isF32() && !element.isF64())
+      return;
+    Type lhsElement = payload->getArgument(0).getType(),
+         rhsElement = payload->getArgument(1).getType();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic))
+      return;
+    int64_t M = ranges[roles->m], N = ranges[roles->n], K = ranges[roles->k], batch = 1;
+    for (unsigned dim : roles->batch)
+      batch *= ranges[dim];
+    if (M * N < minOutputs || K < kTileK || batch > 65535)
+      return;
+
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    OpBuilder b(op);
+    auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+    Value one = index(1);
+    Value gridX = index(llvm::divideCeil(N, kTileN)), gridY = index(llvm::divideCeil(M, kTileM));
+    auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto lhsTile = MemRefType::get({kTileM, kTileK}, lhsElement, MemRefLayoutAttrInterface(),
+                                   workgroup);
+    auto rhsTile = MemRefType::get({kTileK, kTileN}, rhsElement, MemRefLayoutAttrInterface(),
+                                   workgroup);
+    auto launch = gpu::LaunchOp::create(b, loc, gridX, gridY, index(batch), index(kThreadsX),
+                                        index(kThreadsY), one, /*dynamicSharedMemorySize=*/nullptr,
+                                        /*asyncTokenType=*/nullptr, ValueRange(),
+                                        TypeRange{lhsTile, rhsTile});
+    Value sharedL = launch.getWorkgroupAttributions()[0];
+    Value sharedR = launch.getWorkgroupAttributions()[1];
+    b.setInsertionPointToStart(&launch.getBody().front());
+    Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
+    Value m0 = arith::MulIOp::create(b, loc, launch.getBlockIds().y, index(kTileM));
+    Value n0 = arith::MulIOp::create(b, loc, launch.getBlockIds().x, index(kTileN));
+    Value thread = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, ty, index(kThreadsX)),
+                                         tx);
+    // Batch indices from blockIdx.z (row-major over the batch dimensions).
+    SmallVector<Value> iv(ranges.size());
+    {
+      Value linear = launch.getBlockIds().z;
+      for (size_t i = roles->batch.size(); i-- > 0;) {
+        unsigned dim = roles->batch[i];
+        Value size = index(ranges[dim]);
+        iv[dim] = i == 0 ? linear : arith::RemUIOp::create(b, loc, linear, size).getResult();
+        if (i > 0)
+          linear = arith::DivUIOp::create(b, loc, linear, size);
+      }
+    }
+    Value mSize = index(M), nSize = index(N), kSize = index(K);
+    auto lessThan = [&](Value a, Value bound) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, a, bound).getResult();
+    };
+    auto zeroOf = [&](Type type) {
+      return arith::ConstantOp::create(b, loc, b.getZeroAttr(type)).getResult();
+    };
+    AffineMap lhsMap = op.getIndexingMapsArray()[0], rhsMap = op.getIndexingMapsArray()[1],
+              outMap = op.getIndexingMapsArray()[2];
+    Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1], out = op.getDpsInits()[0];
+
+    // This thread's outputs: rows m0 + ty + 16 i, columns n0 + tx + 16 j.
+    SmallVector<Value> rows, cols;
+    for (int64_t i = 0; i < kRegM; ++i)
+      rows.push_back(arith::AddIOp::create(
+          b, loc, m0, arith::AddIOp::create(b, loc, ty, index(i * kThreadsY))));
+    for (int64_t j = 0; j < kRegN; ++j)
+      cols.push_back(arith::AddIOp::create(
+          b, loc, n0, arith::AddIOp::create(b, loc, tx, index(j * kThreadsX))));
+    // Guarded load: `value` if `inBounds`, else a zero (never read as data:
+    // out-of-range outputs are not stored, out-of-range k is not iterated).
+    auto guardedLoad = [&](Value inBounds, Value memref, ArrayRef<Value> indices,
+                           Type type) -> Value {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, inBounds, /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        Value v = memref::LoadOp::create(b, loc, memref, indices);
+        scf::YieldOp::create(b, loc, v);
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(b, loc, zeroOf(type));
+      }
+      return ifOp.getResult(0);
+    };
+    // Accumulators start from the output's values (the generic's semantics).
+    SmallVector<Value> inits;
+    for (int64_t i = 0; i < kRegM; ++i)
+      for (int64_t j = 0; j < kRegN; ++j) {
+        iv[roles->m] = rows[i];
+        iv[roles->n] = cols[j];
+        Value inside = arith::AndIOp::create(b, loc, lessThan(rows[i], mSize),
+                                             lessThan(cols[j], nSize));
+        inits.push_back(guardedLoad(inside, out, indicesOf(outMap, iv), element));
+      }
+
+    auto kLoop = scf::ForOp::create(b, loc, index(0), kSize, index(kTileK), inits);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value k0 = kLoop.getInductionVar();
+      // Stage the operands' tiles: each thread copies every kThreads-th element.
+      auto stage = [&](Value shared, Value source, AffineMap map, int64_t rowsTile,
+                       int64_t colsTile, bool lhsSide, Type type) {
+        for (int64_t e = 0; e < rowsTile * colsTile / kThreads; ++e) {
+          Value linear = arith::AddIOp::create(b, loc, thread, index(e * kThreads));
+          Value r = arith::DivUIOp::create(b, loc, linear, index(colsTile));
+          Value c = arith::RemUIOp::create(b, loc, linear, index(colsTile));
+          Value global0, global1, bound0, bound1;
+          if (lhsSide) { // (m, k)
+            global0 = arith::AddIOp::create(b, loc, m0, r);
+            global1 = arith::AddIOp::create(b, loc, k0, c);
+            bound0 = mSize;
+            bound1 = kSize;
+            iv[roles->m] = global0;
+            iv[roles->k] = global1;
+          } else { // (k, n)
+            global0 = arith::AddIOp::create(b, loc, k0, r);
+            global1 = arith::AddIOp::create(b, loc, n0, c);
+            bound0 = kSize;
+            bound1 = nSize;
+            iv[roles->k] = global0;
+            iv[roles->n] = global1;
+          }
+          Value inside = arith::AndIOp::create(b, loc, lessThan(global0, bound0),
+                                               lessThan(global1, bound1));
+          Value v = guardedLoad(inside, source, indicesOf(map, iv), type);
+          memref::StoreOp::create(b, loc, v, shared, ValueRange{r, c});
+        }
+      };
+      stage(sharedL, lhs, lhsMap, kTileM, kTileK, /*lhsSide=*/true, lhsElement);
+      stage(sharedR, rhs, rhsMap, kTileK, kTileN, /*lhsSide=*/false, rhsElement);
+      gpu::BarrierOp::create(b, loc);
+      // The k's of this tile in order (the last tile may be partial): the
+      // payload folds each output exactly as the sequential loop does.
+      Value kEnd = arith::MinSIOp::create(b, loc, index(kTileK),
+                                          arith::SubIOp::create(b, loc, kSize, k0));
+      auto inner = scf::ForOp::create(b, loc, index(0), kEnd, one, kLoop.getRegionIterArgs());
+      {
+        OpBuilder::InsertionGuard innerGuard(b);
+        b.setInsertionPointToStart(inner.getBody());
+        Value kk = inner.getInductionVar();
+        SmallVector<Value> as, bs, next;
+        for (int64_t i = 0; i < kRegM; ++i)
+          as.push_back(memref::LoadOp::create(
+              b, loc, sharedL, ValueRange{arith::AddIOp::create(b, loc, ty, index(i * kThreadsY)),
+                                          kk}));
+        for (int64_t j = 0; j < kRegN; ++j)
+          bs.push_back(memref::LoadOp::create(
+              b, loc, sharedR, ValueRange{kk, arith::AddIOp::create(b, loc, tx,
+                                                                    index(j * kThreadsX))}));
+        for (int64_t i = 0; i < kRegM; ++i)
+          for (int64_t j = 0; j < kRegN; ++j) {
+            IRMapping mapping;
+            mapping.map(payload->getArgument(0), as[i]);
+            mapping.map(payload->getArgument(1), bs[j]);
+            mapping.map(payload->getArgument(2), inner.getRegionIterArgs()[i * kRegN + j]);
+            for (Operation &inner : payload->without_terminator())
+              b.clone(inner, mapping);
+            next.push_back(mapping.lookupOrDefault(
+                cast<linalg::YieldOp>(payload->getTerminator()).getOperand(0)));
+          }
+        scf::YieldOp::create(b, loc, next);
+      }
+      // Every thread is done reading the tiles before the next are staged.
+      gpu::BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, inner.getResults());
+    }
+    for (int64_t i = 0; i < kRegM; ++i)
+      for (int64_t j = 0; j < kRegN; ++j) {
+        iv[roles->m] = rows[i];
+        iv[roles->n] = cols[j];
+        Value inside = arith::AndIOp::create(b, loc, lessThan(rows[i], mSize),
+                                             lessThan(cols[j], nSize));
+        auto ifOp = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        memref::StoreOp::create(b, loc, kLoop.getResult(i * kRegN + j), out,
+                                indicesOf(outMap, iv));
+      }
+    gpu::TerminatorOp::create(b, loc);
+    op.erase();
+  }
+};
+} // namespace

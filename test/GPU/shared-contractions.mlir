@@ -1,0 +1,92 @@
+// RUN: relax-opt %s --split-input-file \
+// RUN:   --pass-pipeline="builtin.module(func.func(relax-gpu-shared-contractions))" | FileCheck %s
+
+// A matmul (64x784 by 784x256): blocks of 16x16 threads per 32x32 output
+// tile (8 x 2 blocks), the operands' 32x16 and 16x32 tiles in shared memory,
+// two barriers per 16-wide step of k, the payload folded over the step's k.
+// CHECK-LABEL: func.func @matmul(
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{[a-z0-9]+}} = %[[C8]], %{{[a-z0-9]+}} = %[[C2]], %{{.*}}) threads({{.*}}) in (%{{[a-z0-9]+}} = %c16{{[_0-9]*}}, %{{[a-z0-9]+}} = %c16{{[_0-9]*}}, %{{[a-z0-9]+}} = %{{[a-z0-9_]+}})
+// CHECK-SAME:      workgroup(%[[SL:.*]] : memref<32x16xf32, #gpu.address_space<workgroup>>, %[[SR:.*]] : memref<16x32xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-4:   memref.load %arg2
+// CHECK:           %[[K:.*]]:4 = scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// CHECK-COUNT-2:     memref.store %{{.*}}, %[[SL]]
+// CHECK-COUNT-2:     memref.store %{{.*}}, %[[SR]]
+// CHECK:             gpu.barrier
+// CHECK:             %[[KEND:.*]] = arith.minsi
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[KEND]] step
+// CHECK-COUNT-2:       memref.load %[[SL]]
+// CHECK-COUNT-2:       memref.load %[[SR]]
+// CHECK:               arith.mulf
+// CHECK:               arith.addf
+// CHECK:             gpu.barrier
+// CHECK-COUNT-4:   memref.store %[[K]]#{{[0-3]}}, %arg2
+// CHECK:           gpu.terminator
+// CHECK-NOT:     linalg.generic
+func.func @matmul(%a: memref<64x784xf32>, %b: memref<784x256xf32>, %c: memref<64x256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x784xf32>, memref<784x256xf32>) outs(%c : memref<64x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A weight gradient x^T @ dz (k is the rows of both, 64) in a batch of 3
+// (blockIdx.z): the lhs is read transposed through its indexing map.
+// CHECK-LABEL: func.func @transposed_batch(
+// CHECK:         %[[C3:.*]] = arith.constant 3 : index
+// CHECK:         gpu.launch blocks(%{{.*}}, %{{.*}}, %[[BZ:[a-z0-9]+]]) in ({{.*}}, %{{[a-z0-9]+}} = %[[C3]])
+// CHECK:           memref.load %arg0[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x64x100xf64>
+// CHECK:           gpu.barrier
+func.func @transposed_batch(%x: memref<3x64x100xf64>, %dz: memref<3x64x40xf64>,
+                            %w: memref<3x100x40xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>,
+                                   affine_map<(b, m, n, k) -> (b, k, n)>,
+                                   affine_map<(b, m, n, k) -> (b, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %dz : memref<3x64x100xf64>, memref<3x64x40xf64>) outs(%w : memref<3x100x40xf64>) {
+  ^bb0(%p: f64, %q: f64, %acc: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %acc, %m : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// Kept: a convolution (non-permutation maps), too few outputs, an
+// elementwise op.
+// CHECK-LABEL: func.func @kept(
+// CHECK-NOT:     gpu.launch
+// CHECK-COUNT-2: linalg.generic
+func.func @kept(%x: memref<1x34xf32>, %w: memref<3xf32>, %y: memref<1x32xf32>,
+                %a: memref<8x64xf32>, %b: memref<64x8xf32>, %c: memref<8x8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, o, k) -> (n, o + k)>, affine_map<(n, o, k) -> (k)>,
+                                   affine_map<(n, o, k) -> (n, o)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<1x34xf32>, memref<3xf32>) outs(%y : memref<1x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x64xf32>, memref<64x8xf32>) outs(%c : memref<8x8xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
