@@ -241,12 +241,61 @@ def run(out: Path, steps: int) -> int:
           f"({target}, {time.time() - started:.0f} s)")
 
     timings: dict[str, Any] = {}
+    interop: dict[str, str] = {}
     if "mlp.so" in {c["library"] for c in manifest["cases"]}:
         timings = _time_mlp(out, rt, libraries["mlp.so"], target, steps)
+        if target == "cuda":
+            interop = _interop(libraries["mlp.so"])
+            failures += [f"interop {name}" for name, outcome in interop.items()
+                         if outcome.startswith("FAIL")]
     (out / "results.json").write_text(json.dumps(
         {"target": target, "chip": manifest["chip"], "cases": report, "failures": failures,
-         "mlp_step_us": timings}, indent=1))
+         "interop": interop, "mlp_step_us": timings}, indent=1))
     return 1 if failures else 0
+
+
+def _interop(lib: Any) -> dict[str, str]:
+    """PyTorch and JAX device arrays into the exported MLP step without
+    copies (__cuda_array_interface__ or DLPack), its DeviceArray results out
+    through DLPack, each compared with the numpy call."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import workloads
+
+    wl = workloads.get("mlp")
+    inputs = workloads.make_inputs(wl)
+    args = [inputs[n] for n in wl.input_names]
+    want_loss, want_grads = lib.main_adjoint(*args)
+    outcome: dict[str, str] = {}
+
+    def check(name: str, convert_in: Any, convert_out: Any) -> None:
+        try:
+            loss, grads = lib.main_adjoint(*[convert_in(a) for a in args])
+            np.testing.assert_allclose(np.asarray(loss), want_loss, rtol=1e-6)
+            for g, w in zip(grads, want_grads, strict=True):
+                np.testing.assert_allclose(convert_out(g), w, rtol=1e-6, atol=1e-7)
+            outcome[name] = "ok"
+        except Exception as e:  # noqa: BLE001 (reported)
+            outcome[name] = f"FAIL {type(e).__name__}: {str(e)[:500]}"
+        print(f"interop {name}: {outcome[name]}")
+
+    try:
+        import torch
+
+        check("torch in, torch.from_dlpack out", lambda a: torch.from_numpy(a).cuda(),
+              lambda g: torch.from_dlpack(g).cpu().numpy())
+    except ImportError as e:
+        outcome["torch"] = f"not run: {e}"
+    try:
+        import jax
+        import jax.dlpack
+
+        jax.config.update("jax_enable_x64", True)  # the labels are int64
+        check("jax in, jax.dlpack.from_dlpack out",
+              lambda a: jax.device_put(a, jax.devices("gpu")[0]),
+              lambda g: np.asarray(jax.dlpack.from_dlpack(g)))
+    except ImportError as e:
+        outcome["jax"] = f"not run: {e}"
+    return outcome
 
 
 def _regroup(flat: list[np.ndarray], params: list[Any]) -> list[Any]:

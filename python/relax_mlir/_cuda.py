@@ -41,6 +41,8 @@ class CudaRuntime:
         lib.mgpuMemAlloc.restype = ctypes.c_void_p
         lib.mgpuMemFree.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
         self.lib = lib
+        # DLPack's (device type, id) of the buffers: CUDA, the runtime's device 0.
+        self.dlpack_device = (2, 0)
 
     def driver_status(self) -> str | None:
         """None when a CUDA driver and device are usable, else why not."""
@@ -103,12 +105,13 @@ def runtime() -> CudaRuntime:
 
 
 class DeviceArray:
-    """A tensor in GPU memory: the argument or result of a CUDA library's
-    function that stays on the device. `numpy()` (or `np.asarray`) copies it
-    to the host; `__cuda_array_interface__` hands it to CuPy, PyTorch
-    (`torch.as_tensor(a, device="cuda")`) or Numba without a copy. Its memory
-    is freed with the last reference (and its source's, for a view of another
-    library's array)."""
+    """A tensor in GPU memory: the argument or result of a CUDA function that
+    stays on the device. `numpy()` (or `np.asarray`) copies it to the host;
+    DLPack (`torch.from_dlpack(a)`, `jax.dlpack.from_dlpack(a)`,
+    `cupy.from_dlpack(a)`) and `__cuda_array_interface__` hand it to other
+    libraries without a copy. Its memory is freed with the last reference
+    (the consumer's included; for a view of another library's array, that
+    array's memory is kept alive as long as the view)."""
 
     def __init__(self, cuda: CudaRuntime, pointer: int, shape: tuple[int, ...],
                  dtype: Any, owned: bool, source: Any = None) -> None:
@@ -153,6 +156,23 @@ class DeviceArray:
         return {"shape": self.shape, "typestr": self.dtype.str, "data": (self.pointer, False),
                 "strides": None, "version": 3}
 
+    def __dlpack__(self, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: Any = None) -> Any:
+        """A DLPack capsule of this array (no copy): `torch.from_dlpack(a)`,
+        `jax.dlpack.from_dlpack(a)`, `cupy.from_dlpack(a)`. The array's
+        memory stays alive until the consumer releases it. Its work is done
+        when a function returns (calls are synchronous), so any stream may
+        read it."""
+        if copy:
+            raise BufferError("DeviceArray.__dlpack__ does not copy; use .numpy()")
+        from . import _dlpack
+
+        return _dlpack.export(self, self.pointer, self.shape, self.dtype,
+                              self._cuda.dlpack_device)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self._cuda.dlpack_device
+
     @classmethod
     def from_host(cls, cuda: CudaRuntime, array: Any) -> DeviceArray:
         """A copy of `array` (numpy, or anything np.asarray takes) in device memory."""
@@ -175,16 +195,24 @@ def _foreign_device_array(cuda: CudaRuntime, value: Any, where: str,
     """A view of a GPU array (a DeviceArray, or another library's through
     `__cuda_array_interface__`), checked against the parameter."""
     dtype = np.dtype(NUMPY_DTYPES[spec.element])
-    info = value.__cuda_array_interface__
-    shape = tuple(info["shape"])
-    got = np.dtype(info["typestr"])
+    if hasattr(value, "__cuda_array_interface__"):
+        info = value.__cuda_array_interface__
+        pointer, shape, got = info["data"][0], tuple(info["shape"]), np.dtype(info["typestr"])
+        strides = info.get("strides")
+    else:
+        from . import _dlpack
+
+        borrowed = _dlpack.Borrowed(value)
+        pointer, shape, got = borrowed.pointer, borrowed.shape, borrowed.dtype
+        strides = (None if borrowed.strides is None else
+                   tuple(s * got.itemsize for s in borrowed.strides))
+        value = borrowed  # keeps the producer's memory alive
     if got != dtype:
         raise TypeError(f"argument {where}: expected dtype {dtype.name} for {spec}, got a "
                         f"device array of {got.name}")
     if shape != spec.shape:
         raise ValueError(f"argument {where}: expected shape {spec.shape} for {spec}, got "
                          f"a device array of shape {shape}")
-    strides = info.get("strides")
     if strides is not None:
         expected = tuple(int(s) * dtype.itemsize
                          for s in np.cumprod((list(shape[1:]) + [1])[::-1])[::-1])
@@ -192,23 +220,31 @@ def _foreign_device_array(cuda: CudaRuntime, value: Any, where: str,
             raise ValueError(f"argument {where}: the device array is not C-contiguous; "
                              f"make a contiguous copy first (.contiguous() / "
                              f"cupy.ascontiguousarray)")
-    return DeviceArray(cuda, info["data"][0], shape, dtype, owned=False, source=value)
+    return DeviceArray(cuda, pointer, shape, dtype, owned=False, source=value)
 
 
 def _device_view(cuda: CudaRuntime, value: Any, where: str, spec: TensorSpec) -> DeviceArray:
     """`value`, a GPU array (a DeviceArray, or another library's through
     `__cuda_array_interface__`), checked against the parameter `spec`."""
     dtype = np.dtype(NUMPY_DTYPES[spec.element])
-    info = value.__cuda_array_interface__
-    shape = tuple(info["shape"])
-    got = np.dtype(info["typestr"])
+    if hasattr(value, "__cuda_array_interface__"):
+        info = value.__cuda_array_interface__
+        pointer, shape, got = info["data"][0], tuple(info["shape"]), np.dtype(info["typestr"])
+        strides = info.get("strides")
+    else:
+        from . import _dlpack
+
+        borrowed = _dlpack.Borrowed(value)
+        pointer, shape, got = borrowed.pointer, borrowed.shape, borrowed.dtype
+        strides = (None if borrowed.strides is None else
+                   tuple(s * got.itemsize for s in borrowed.strides))
+        value = borrowed  # keeps the producer's memory alive
     if got != dtype:
         raise TypeError(f"argument {where}: expected dtype {dtype.name} for {spec}, got a "
                         f"device array of {got.name}")
     if shape != spec.shape:
         raise ValueError(f"argument {where}: expected shape {spec.shape} for {spec}, got "
                          f"a device array of shape {shape}")
-    strides = info.get("strides")
     if strides is not None:
         expected = np.cumprod((list(shape[1:]) + [1])[::-1])[::-1] * dtype.itemsize
         if any(n > 1 and s != e for n, s, e in zip(shape, strides, expected)):
@@ -219,20 +255,36 @@ def _device_view(cuda: CudaRuntime, value: Any, where: str, spec: TensorSpec) ->
         raise ValueError(f"argument {where}: the DeviceArray belongs to another library or "
                          f"executable (each has its own CUDA runtime); pass "
                          f"it through numpy, or create it with this one's to_device")
-    return DeviceArray(cuda, info["data"][0], shape, dtype, owned=False, source=value)
+    return DeviceArray(cuda, pointer, shape, dtype, owned=False, source=value)
+
+
+def _on_device(cuda: CudaRuntime, value: Any) -> bool:
+    """Whether `value` is an array in `cuda`'s device memory: a DeviceArray,
+    an array with `__cuda_array_interface__`, or a DLPack producer on the
+    device (numpy arrays are host memory)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return False
+    if hasattr(value, "__cuda_array_interface__"):
+        return True
+    if hasattr(value, "__dlpack__") and hasattr(value, "__dlpack_device__"):
+        try:
+            return tuple(value.__dlpack_device__())[0] == cuda.dlpack_device[0]
+        except Exception:  # noqa: BLE001 (not a usable producer: numpy's path explains)
+            return False
+    return False
 
 
 def call_on_device(cuda: CudaRuntime, boundary: CallBoundary, leaves: Sequence[Any],
                    invoke: Callable[[list[int]], None]) -> Any:
     """Calls a compiled function whose buffers are device memory: numpy
     arguments are copied in, device arrays (DeviceArray, or any with
-    `__cuda_array_interface__`) passed as they are; `invoke` runs the
+    `__cuda_array_interface__` or DLPack) passed as they are; `invoke` runs the
     function on the device pointers (inputs, then results). The results are
     DeviceArrays when any argument was on the device, else numpy arrays."""
     inputs: list[DeviceArray] = []
     on_device = False
     for (where, spec), value in zip(boundary._in_leaves, leaves):
-        if hasattr(value, "__cuda_array_interface__"):
+        if _on_device(cuda, value):
             on_device = True
             inputs.append(_device_view(cuda, value, f"'{where}' of {boundary.name}", spec))
         else:

@@ -59,7 +59,7 @@ def load(path: str | os.PathLike[str]) -> Library:
 
 
 # The package's modules that this loader imports: all pure Python.
-LOADER_MODULES = ("__init__.py", "_libs.py", "_boundary.py", "_cuda.py", "errors.py",
+LOADER_MODULES = ("__init__.py", "_libs.py", "_boundary.py", "_cuda.py", "_dlpack.py", "errors.py",
                   "runtime.py")
 
 

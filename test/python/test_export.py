@@ -244,6 +244,7 @@ class HostMemoryRuntime:
         self.blocks: dict[int, ctypes.Array] = {}
         self.allocations = 0
         self.synchronized = 0
+        self.dlpack_device = (1, 0)  # DLPack's CPU: numpy can consume its arrays
 
     def alloc(self, nbytes: int) -> int:
         block = ctypes.create_string_buffer(max(nbytes, 1))
@@ -279,6 +280,19 @@ class ForeignArray:
             "data": (array.ctypes.data, False), "strides": strides}
 
 
+class DLPackOnly:
+    """Another library's array that speaks only DLPack."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+
+    def __dlpack__(self, stream: object = None) -> object:
+        return self.array.__dlpack__()
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)
+
+
 def test_device_arrays_stay_on_the_device_between_calls(tmp_path) -> None:
     import gc
 
@@ -307,6 +321,13 @@ def test_device_arrays_stay_on_the_device_between_calls(tmp_path) -> None:
                        tuple(np.asarray(g) for g in v) for v in lib.main_adjoint(*foreign)),
                  want)
     assert (device.allocations - before, device.synchronized) == (1 + len(want[1]), 1)
+    # DLPack producers of the runtime's device pass without a copy too.
+    before = device.allocations
+    got = lib.main_adjoint(*[DLPackOnly(a) for a in args])
+    assert_equal(tuple(np.asarray(v) if not isinstance(v, tuple) else
+                       tuple(np.asarray(g) for g in v) for v in got), want)
+    assert device.allocations - before == 1 + len(want[1])
+    del got
     # Wrong device arrays are named.
     with pytest.raises(TypeError, match="argument 'arg1' of main_adjoint: expected dtype "
                                         "float32.*device array of float64"):
@@ -329,3 +350,40 @@ def test_to_device_needs_a_cuda_library(tmp_path) -> None:
         lib.to_device(np.zeros(3))
     with pytest.raises(ValueError, match="target='cuda'"):
         relax_mlir.compile(TUPLES).to_device(np.zeros(3))
+
+
+def test_dlpack_reads_producers_and_hands_device_arrays_out() -> None:
+    import gc
+
+    from relax_mlir import _dlpack
+
+    host = np.arange(6, dtype=np.float32).reshape(2, 3)
+    borrowed = _dlpack.Borrowed(host)
+    assert borrowed.pointer == host.ctypes.data and borrowed.shape == (2, 3)
+    assert borrowed.dtype == np.float32 and borrowed.device == (1, 0)
+    assert borrowed.strides in (None, (3, 1))
+    del borrowed
+    # A DeviceArray as a DLPack capsule: the consumer sees the same memory.
+    device = HostMemoryRuntime()
+    array = rt.DeviceArray.from_host(device, host * 2)
+    view = np.from_dlpack(array)
+    assert view.ctypes.data == array.pointer and view.shape == (2, 3)
+    np.testing.assert_array_equal(view, host * 2)
+    assert array.__dlpack_device__() == (1, 0)
+    # The consumer keeps the array alive; releasing it frees the entry.
+    del array
+    gc.collect()
+    np.testing.assert_array_equal(view, host * 2)
+    assert len(_dlpack._LIVE) == 1
+    del view
+    gc.collect()
+    assert _dlpack._LIVE == {} and device.blocks == {}
+    # A capsule nobody consumes releases its tensor when it goes.
+    array = rt.DeviceArray.from_host(device, host)
+    capsule = array.__dlpack__()
+    assert len(_dlpack._LIVE) == 1
+    del capsule
+    gc.collect()
+    assert _dlpack._LIVE == {}
+    with pytest.raises(BufferError, match="does not copy"):
+        array.__dlpack__(copy=True)
