@@ -10,6 +10,7 @@ calls with the same signature only run the compiled code.
 from __future__ import annotations
 
 import inspect
+import os
 import threading
 import weakref
 from collections.abc import Callable, Sequence
@@ -416,6 +417,19 @@ class Lowered:
         assert stage in LOWERING_STAGES
         return run_stages(self._entry.module(), self._owner.opt_level, self._owner.num_threads,
                           to_stage=stage)
+
+    def export(self, path: str | os.PathLike[str], *, target: str = "cpu", chip: str = "sm_90",
+               cpu: str = "host") -> str:
+        """Writes this signature's compiled function (the adjoint for
+        `grad`/`value_and_grad`) as a shared library for
+        `relax_mlir.runtime.load` (see `relax_mlir.export`). The library's
+        `main` (`main_adjoint`) takes the arguments' leaves in order and
+        returns tensors or nested tuples, as `compile()`'s functions do: the
+        Python pytree structure stays here."""
+        from ._compile import export
+
+        return export(self._entry.module(), path, target=target, chip=chip,
+                      opt_level=self._owner.opt_level, cpu=cpu)
 
     def as_text(self, stage: str = "relax", debug_info: bool = False) -> str:
         """The IR at `stage` as text; `debug_info` adds each op's location (the

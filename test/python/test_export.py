@@ -387,3 +387,19 @@ def test_dlpack_reads_producers_and_hands_device_arrays_out() -> None:
     assert _dlpack._LIVE == {}
     with pytest.raises(BufferError, match="does not copy"):
         array.__dlpack__(copy=True)
+
+
+def test_frontend_lowered_functions_export(tmp_path) -> None:
+    import relax_mlir.numpy as rnp
+
+    def loss(w: np.ndarray, x: np.ndarray) -> object:
+        return rnp.sum(rnp.tanh(x @ w))
+
+    w = np.array([[0.5, -1.0], [2.0, 0.25]], np.float32)
+    x = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]], np.float32)
+    value_and_grad = relax_mlir.value_and_grad(loss)
+    lib = rt.load(value_and_grad.lower(w, x).export(tmp_path / "vg.so"))
+    value, (grad_w,) = lib.main_adjoint(w, x)
+    want_value, want_grad = value_and_grad(w, x)
+    np.testing.assert_array_equal(value, want_value)
+    np.testing.assert_array_equal(grad_w, want_grad)
