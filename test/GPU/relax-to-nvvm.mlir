@@ -6,8 +6,9 @@
 // RUN: not relax-opt %s --relax-to-nvvm=format=ptx 2>&1 | FileCheck %s --check-prefix=BAD
 
 // An elementwise chain is one kernel of 16x16-thread blocks (4x2 of them);
-// a full reduction runs in a kernel too (one thread for now), so the host
-// code only allocates device memory, launches and frees.
+// a full reduction of 2048 elements is a block reduction (warp shuffles)
+// between one-thread kernels that fill the accumulator and copy the result
+// out, so the host code only allocates device memory, launches and frees.
 // CHECK:       llvm.func @elementwise(
 // CHECK-NOT:     memref.
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @elementwise_kernel::@elementwise_kernel blocks in
@@ -20,8 +21,10 @@
 // CHECK:       llvm.func @reduce(
 // CHECK:         llvm.call @mgpuMemAlloc
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @reduce_kernel::@reduce_kernel blocks in (%[[ONE:[0-9]+]], %[[ONE]], %[[ONE]]) threads in (%[[ONE]], %[[ONE]], %[[ONE]])
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @reduce_kernel_0::@reduce_kernel
 // CHECK:         llvm.call @mgpuMemFree
 // CHECK:       gpu.binary @reduce_kernel
+// CHECK:       gpu.binary @reduce_kernel_0 {{.*}}bar.sync{{.*}}shfl.sync
 
 // SM80: gpu.binary @elementwise_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx70">,
 // SM80-SAME: .target sm_80
