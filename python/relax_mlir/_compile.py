@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ from . import _libs, ir
 from ._boundary import CallBoundary, TensorSpec, TypeSpec, itemsize, leaf_specs
 from ._mlir_libs import _relax_runtime
 from ._mlir_libs._mlirExecutionEngine import ExecutionEngine
-from ._module import ModuleLike, as_module, functions, parameter_names, type_spec
+from ._module import ModuleLike, as_module, clone_module, functions, parameter_names, type_spec
 from ._stages import run_stages
 from .errors import CompilationError
 
@@ -219,9 +220,30 @@ def _check_options(target: str, opt_level: int, num_threads: int) -> None:
         raise ValueError(f"num_threads must be a positive int, got {num_threads!r}")
 
 
+def _only(module: ir.Module, names: Sequence[str] | None) -> ir.Module:
+    """`module`, or with `names`, a copy where the other public functions are
+    private (so not compiled unless called: the pipeline's inliner drops
+    them)."""
+    if names is None:
+        return module
+    if isinstance(names, str):
+        names = [names]
+    public = {name for name, fn in functions(module).items()
+              if "sym_visibility" not in fn.attributes}
+    unknown = [n for n in names if n not in public]
+    if unknown or not names:
+        raise ValueError(f"functions= names no public function: {', '.join(unknown) or '(none)'}; "
+                         f"the public functions are: {', '.join(sorted(public))}")
+    module = clone_module(module)
+    for name, fn in functions(module).items():
+        if name in public and name not in names:
+            fn.attributes["sym_visibility"] = ir.StringAttr.get("private", module.context)
+    return module
+
+
 def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
             num_threads: int = 1, dump_ir: str | None = None,
-            chip: str = "sm_90") -> Executable:
+            chip: str = "sm_90", functions: Sequence[str] | None = None) -> Executable:
     """Lowers every function of `module` to LLVM and JIT-compiles the public ones.
 
     `target` is "cpu" or "cuda". The input module is left unchanged.
@@ -239,15 +261,18 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
     `chip` (a fatbin with CUDA's ptxas, else PTX that the driver compiles)
     and calls copy numpy arguments to the device and results back; it needs
     an NVIDIA driver (`CUDAError` "no CUDA driver found" otherwise).
+    `functions` (names) compiles only those public functions (the others
+    become private, dropped unless called): `functions=["main_adjoint"]`
+    when only the training step is needed halves the work.
     Raises `CompilationError` (with MLIR's diagnostics) when lowering fails.
     """
     _check_options(target, opt_level, num_threads)
+    module = _only(as_module(module), functions)
     if target == "cuda":
         return _compile_cuda(as_module(module), chip, opt_level)
     shared_libs = [_libs.c_runner_utils()]
     if num_threads > 1 and opt_level > 0:
         shared_libs.append(_openmp_runtime())
-    module = as_module(module)
     specs = _public_specs(module)
     lowered = run_stages(module, opt_level, num_threads, dump_ir=dump_ir)
     try:
@@ -262,19 +287,21 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
 
 
 def export(module: ModuleLike, path: str | os.PathLike[str], *, target: str = "cpu",
-           chip: str = "sm_90", opt_level: int = 3, cpu: str = "host") -> str:
+           chip: str = "sm_90", opt_level: int = 3, cpu: str = "host",
+           functions: Sequence[str] | None = None) -> str:
     """Compiles every public function of `module` ahead of time into one
     self-contained shared library at `path`, without running anything: as
     `compile(module, target, opt_level=..., chip=...).export(path, cpu=cpu)`
     but with no JIT, so target="cuda" needs no GPU or driver here (only
     CUDA's ptxas for a cubin; without it the library carries PTX, which the
-    driver compiles when it loads). Load it with `relax_mlir.runtime.load`.
+    driver compiles when it loads). `functions` exports only those public
+    functions (as in `compile`). Load it with `relax_mlir.runtime.load`.
     Returns the library's absolute path."""
     from ._export import export_library
     from ._stages import run_gpu_pipeline
 
     _check_options(target, opt_level, 1)
-    module = as_module(module)
+    module = _only(as_module(module), functions)
     specs = _public_specs(module)
     if target == "cuda":
         from . import _cuda

@@ -719,3 +719,25 @@ def test_python_built_module_explicit_keepdims(tmp_path: Path) -> None:
 def test_python_built_module_default_keepdims(tmp_path: Path) -> None:
     """relax.SumOp(x) without keepdims (its default is false) must infer its result type."""
     run_builder(tmp_path, keepdims=None)
+
+
+def test_compile_only_named_functions() -> None:
+    """`functions=` compiles those public functions only; the others are not
+    lowered (nor callable), unknown names are an error naming the choices."""
+    text = """
+func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = relax.exp %x : tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @g(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = relax.negative %x : tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+"""
+    exe = relax_mlir.compile(text, functions=["g"])
+    assert exe.function_names == ["g"]
+    assert "@f(" not in str(exe.llvm_module) and "@g(" in str(exe.llvm_module)
+    np.testing.assert_array_equal(exe.g(np.ones(3, np.float32)), -np.ones(3, np.float32))
+    with pytest.raises(ValueError, match="names no public function: h; the public functions "
+                                         "are: f, g"):
+        relax_mlir.compile(text, functions=["h"])
