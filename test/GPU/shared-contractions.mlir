@@ -90,3 +90,22 @@ func.func @kept(%x: memref<1x34xf32>, %w: memref<3xf32>, %y: memref<1x32xf32>,
   }
   return
 }
+
+// -----
+
+// More row tiles than a grid's y dimension takes (65535): kept.
+// CHECK-LABEL: func.func @tall(
+// CHECK-NOT:     gpu.launch
+// CHECK:         linalg.generic
+func.func @tall(%a: memref<2097184x16xf32>, %b: memref<16x16xf32>, %c: memref<2097184x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<2097184x16xf32>, memref<16x16xf32>) outs(%c : memref<2097184x16xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

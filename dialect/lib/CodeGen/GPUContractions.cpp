@@ -117,7 +117,9 @@ struct GPUSharedContractionsPass
     int64_t M = ranges[roles->m], N = ranges[roles->n], K = ranges[roles->k], batch = 1;
     for (unsigned dim : roles->batch)
       batch *= ranges[dim];
-    if (M * N < minOutputs || K < kTileK || batch > 65535)
+    // Grid y (row tiles) and z (batch) are at most 65535 blocks.
+    if (M * N < minOutputs || K < kTileK || batch > 65535 ||
+        llvm::divideCeil(M, kTileM) > 65535)
       return;
 
     Location loc = op.getLoc();
