@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ._boundary import CallBoundary, TypeSpec, leaf_specs, spec_from_json
+from ._boundary import NUMPY_DTYPES, CallBoundary, TypeSpec, leaf_specs, spec_from_json
 from ._cuda import CUDAError, CudaRuntime, DeviceArray, call_on_device
 from .errors import RelaxMLIRError
 
@@ -235,6 +235,10 @@ class Function(CallBoundary):
             words += [0, 0, 0] + list(spec.shape) + [int(s) for s in strides[:len(spec.shape)]]
         self._words_type = ctypes.c_int64 * max(len(words), 1)
         self._template = self._words_type(*words)
+        self._in_dtypes = [np.dtype(NUMPY_DTYPES.get(s.element, np.void))
+                           for _, s in self._in_leaves]
+        self._out_bytes = [int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+                           for shape, dtype in self._out_leaves]
 
     def _call(self, pointers: list[int]) -> None:
         words = self._words_type.from_buffer_copy(self._template)
@@ -247,9 +251,15 @@ class Function(CallBoundary):
         leaves = self._argument_leaves(args, kwargs)
         if self._library.cuda is not None:
             return self._call_cuda(self._library.cuda, leaves)
-        arrays = [self._prepare(where, spec, value)
-                  for (where, spec), value in zip(self._in_leaves, leaves)]
-        outputs = [_aligned_empty(shape, dtype) for shape, dtype in self._out_leaves]
+        # Arrays that already match (dtype, shape, C order) pass as they are;
+        # the others are checked and converted, or explained.
+        arrays = [value if type(value) is np.ndarray and value.dtype == dtype and
+                  value.shape == spec.shape and value.flags.c_contiguous
+                  else self._prepare(where, spec, value)
+                  for (where, spec), dtype, value in zip(self._in_leaves, self._in_dtypes,
+                                                         leaves)]
+        outputs = [_aligned_empty(shape, dtype, nbytes)
+                   for (shape, dtype), nbytes in zip(self._out_leaves, self._out_bytes)]
         self._call([a.ctypes.data for a in arrays] + [o.ctypes.data for o in outputs])
         return self._result_value(outputs)
 
@@ -257,8 +267,7 @@ class Function(CallBoundary):
         return call_on_device(cuda, self, leaves, self._call)
 
 
-def _aligned_empty(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+def _aligned_empty(shape: tuple[int, ...], dtype: np.dtype, nbytes: int) -> np.ndarray:
     if nbytes < _ALIGN_BYTES:
         return np.empty(shape, dtype)
     raw = np.empty(nbytes + _ALIGNMENT, np.uint8)
