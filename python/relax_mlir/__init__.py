@@ -31,6 +31,8 @@ _LAZY = {
     "CUDAError": "._cuda", "DeviceArray": "._cuda",
 }
 _ATTRIBUTE = {"checkpoint": "checkpoint_segment"}
+# Submodules reachable as attributes after a plain `import relax_mlir`.
+_SUBMODULES = {"ir", "passmanager", "rewrite", "dialects", "numpy", "nn", "runtime", "demo"}
 
 __all__ = ["gradient", "compile", "export", "lower", "STAGES", "memory_report", "memory_stats",
            "jit", "grad", "value_and_grad", "vjp", "checkpoint", "ops", "OpInfo", "Lowered",
@@ -45,6 +47,8 @@ def __dir__() -> list[str]:
 
 if not TYPE_CHECKING:  # type checkers read the imports below instead
     def __getattr__(name: str) -> Any:
+        if name in _SUBMODULES:
+            return importlib.import_module(f".{name}", __name__)
         module = _LAZY.get(name)
         if module is None:
             raise AttributeError(f"module 'relax_mlir' has no attribute '{name}'")

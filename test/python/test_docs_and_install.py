@@ -43,3 +43,15 @@ def test_missing_mlir_is_a_clear_import_error(tmp_path) -> None:
     for line in lines:
         assert line.startswith("relax_mlir needs LLVM/MLIR 22"), line
         assert "libMLIR.so.22.1" in line and "libmlir-22" in line and str(tmp_path) in line
+
+
+def test_plain_import_reaches_submodules_and_api_lazily() -> None:
+    script = ("import sys, relax_mlir\n"
+              "assert 'relax_mlir._mlir_libs' not in sys.modules\n"
+              "ctx = relax_mlir.ir.Context()\n"
+              "assert relax_mlir.numpy.sum and relax_mlir.compile and relax_mlir.runtime.load\n"
+              "print(sorted(set(relax_mlir.__all__) - set(dir(relax_mlir))))\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
