@@ -4,7 +4,7 @@
 // RUN: relax-opt %s --relax-to-llvm --mlir-print-ir-after=relax-early-dealloc --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s
 // RUN: relax-opt %s --relax-to-llvm=opt-level=0 --mlir-print-ir-after=relax-early-dealloc --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s
 
-// The temporaries (x @ w, tanh of it, packed copies) are all freed before the
+// The temporaries (x @ w, tanh of it) are all freed before the
 // elementwise tail runs: the second matmul is the last use of each. The two
 // results are computed in the out-parameters directly, never copied into them.
 // CHECK-LABEL: func.func @two_layers(
@@ -33,13 +33,13 @@ func.func @two_layers(%x: tensor<64x128xf32>, %w: tensor<128x128xf32>)
 }
 
 // A matmul computed over column panels (the rhs rows are 4 KiB) writes its
-// result viewed as 64x16x64: that view is of the out-parameter itself.
+// result viewed as 512x16x64: that view is of the out-parameter itself.
 // CHECK-LABEL: func.func @panels(
-// CHECK-SAME:    %{{[a-z0-9]+}}: memref<64x256xf32>, %{{[a-z0-9]+}}: memref<256x1024xf32>, %[[OUT:[a-z0-9]+]]: memref<64x1024xf32>)
+// CHECK-SAME:    %{{[a-z0-9]+}}: memref<512x256xf32>, %{{[a-z0-9]+}}: memref<256x1024xf32>, %[[OUT:[a-z0-9]+]]: memref<512x1024xf32>)
 // CHECK-NOT:     memref.copy {{.*}}, %[[OUT]]
 // CHECK-NOT:     linalg.copy {{.*}} outs(%[[OUT]]
 // CHECK:         return
-func.func @panels(%a: tensor<64x256xf32>, %b: tensor<256x1024xf32>) -> tensor<64x1024xf32> {
-  %r = relax.matmul %a, %b : tensor<64x256xf32>, tensor<256x1024xf32> -> tensor<64x1024xf32>
-  return %r : tensor<64x1024xf32>
+func.func @panels(%a: tensor<512x256xf32>, %b: tensor<256x1024xf32>) -> tensor<512x1024xf32> {
+  %r = relax.matmul %a, %b : tensor<512x256xf32>, tensor<256x1024xf32> -> tensor<512x1024xf32>
+  return %r : tensor<512x1024xf32>
 }

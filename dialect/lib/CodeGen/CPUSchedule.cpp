@@ -145,11 +145,6 @@ static std::optional<unsigned> innermostDim(AffineMap map) {
   return std::nullopt;
 }
 
-/// The largest lhs packed by a transposed copy: the copy writes columns, one
-/// element per cache line, which only stays cheap while the copy fits in cache
-/// (an 8192x256 lhs made a transformer step 30% slower).
-static constexpr int64_t kPackMaxElements = int64_t(1) << 18;
-
 /// The size of an iteration space (the product of its loop ranges).
 static int64_t iterations(ArrayRef<int64_t> ranges) {
   int64_t n = 1;
@@ -165,8 +160,13 @@ static constexpr int64_t kPackRows = 1024;
 /// Reduction steps per cache block of a contraction (see planCPUTiles).
 static constexpr int64_t kCacheBlock = 256;
 
-/// Rhs rows of at least this many bytes are copied into column panels.
+/// Rhs rows of at least this many bytes are copied into column panels ...
 static constexpr int64_t kPanelRowBytes = 2048;
+
+/// ... when at least this many output rows reuse each panel: 128x1024x1024
+/// (x @ w) ran 15-25% faster without the copy, 1024x128x1024 (x^T @ dy) 15%
+/// slower; a 256-row x^T @ dy of the transformer step changed within noise.
+static constexpr int64_t kPanelMinRows = 512;
 
 /// The register tile's row loop of contraction `op` whose output's contiguous
 /// loop is `colDim`: the innermost other loop of the output that the inputs
@@ -306,34 +306,16 @@ std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
       if (rowDim)
         plan.outer[*rowDim] = std::min(rows, ranges[*rowDim]);
       plan.contraction = true;
-      // The rows of a tile are read as `rows` elements one row apart in the
-      // lhs for every step: when the lhs is much smaller than the work and
-      // reused across several column tiles, a transposed copy makes them
-      // one contiguous read (the lhs^T form runs about 1.5x faster), as long
-      // as the copy fits in cache.
-      if (allowPacking && rowDim && isa<linalg::GenericOp>(op.getOperation()) &&
-          iterations(ranges) >= (int64_t(1) << 20))
-        for (OpOperand *input : op.getDpsInputOperands()) {
-          AffineMap map = op.getMatchingIndexingMap(input);
-          auto type = cast<ShapedType>(input->get().getType());
-          // Output columns (of all panels) that reuse each lhs element.
-          int64_t reuse = 1;
-          for (unsigned d = 0; d < numLoops; ++d)
-            if (linalg::isParallelIterator(op.getIteratorTypesArray()[d]) &&
-                !map.isFunctionOfDim(d))
-              reuse *= ranges[d];
-          if (map.isFunctionOfDim(*rowDim) && !map.isFunctionOfDim(*colDim) &&
-              innermostDim(map) != rowDim && reuse >= 2 * cols &&
-              type.getNumElements() <= kPackMaxElements)
-            plan.packRowsDim = *rowDim;
-        }
       // Long rhs rows: each step of a tile reads `cols` columns of one rhs
       // row, rows a page or more apart (4 KiB: 1024 floats), which the L1
       // cache cannot keep (same sets) nor the prefetcher follow. A copy into
       // (reduction x cols) panels, read once per panel, makes every row tile
-      // stream one contiguous block.
+      // stream one contiguous block. The copy (the whole rhs, out of cache
+      // for a large one) pays only when many output rows reuse each panel.
+      // (Copying the row-major lhs transposed was tried as well and removed:
+      // 10% slower on the MLP step, and 64x784x256, 128x1024x1024 slower.)
       if (allowPacking && rowDim && isa<linalg::GenericOp>(op.getOperation()) &&
-          ranges[*rowDim] >= 4 * plan.outer[*rowDim] && iterations(ranges) >= (int64_t(1) << 20))
+          ranges[*rowDim] >= kPanelMinRows && iterations(ranges) >= (int64_t(1) << 20))
         if (OpOperand *rhs = panelOperand(op, *colDim)) {
           int64_t n = ranges[*colDim];
           auto type = cast<ShapedType>(rhs->get().getType());
@@ -528,7 +510,7 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
       // made of the op.
       TilePlan current = plan;
       for (int round = 0;
-           round < 3 && (current.packColumns || current.packRowsDim || current.panelCols);
+           round < 3 && (current.packColumns || current.panelCols);
            ++round) {
         auto generic = cast<linalg::GenericOp>(op.getOperation());
         AffineMap out = generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
@@ -538,10 +520,8 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
           if (!panels)
             break;
           op = panels;
-        } else if (current.packColumns) {
-          packStrided(rewriter, generic, *innermostDim(out));
         } else {
-          packStrided(rewriter, generic, *current.packRowsDim);
+          packStrided(rewriter, generic, *innermostDim(out));
         }
         std::optional<TilePlan> replanned = planCPUTiles(op, target);
         if (!replanned || !replanned->contraction)
@@ -549,7 +529,7 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
         current = *replanned;
       }
       // (A copy that could not be made leaves the op as it was: tile it so.)
-      if (current.packColumns || current.packRowsDim || current.panelCols) {
+      if (current.packColumns || current.panelCols) {
         std::optional<TilePlan> plain = planCPUTiles(op, target, /*allowPacking=*/false);
         if (!plain || !plain->contraction)
           continue;

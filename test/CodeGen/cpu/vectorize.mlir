@@ -8,17 +8,16 @@
 // The plain pipeline keeps scalar loops.
 // RUN: relax-opt %s --relax-to-llvm=opt-level=0 | FileCheck %s --check-prefix=PLAIN
 
-// (The row-major lhs is packed: copied transposed, 112 elements at a time.)
 // CHECK-LABEL: func.func @matmul(
+// CHECK-SAME:    %[[LHS:[a-z0-9]+]]: tensor<64x784xf32>
 // CHECK-NOT:     linalg.
-// CHECK:         %[[AT:.*]] = scf.for
-// CHECK:           vector.transpose {{.*}} : vector<1x112xf32> to vector<112x1xf32>
+// CHECK-NOT:     vector.transpose
 // CHECK:         scf.for %{{.*}} step %c64
 // CHECK:           scf.for %{{.*}} step %c6
 // CHECK:             %[[ACC:.*]] = scf.for %{{.*}} = %c0 to %c784 step %c1 iter_args(%[[A:.*]] = %{{.*}}) -> (vector<6x64xf32>)
-// CHECK:               vector.transfer_read %[[AT]]{{.*}} vector<6xf32>
+// CHECK:               vector.transfer_read %[[LHS]]{{.*}} vector<6x1xf32>
 // CHECK:               vector.transfer_read {{.*}} vector<64xf32>
-// CHECK:               %[[C:.*]] = vector.contract {{.*}} %[[A]] : vector<1x6xf32>, vector<1x64xf32> into vector<6x64xf32>
+// CHECK:               %[[C:.*]] = vector.contract {{.*}} %[[A]] : vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
 // CHECK:               scf.yield %[[C]] : vector<6x64xf32>
 // CHECK:             vector.transfer_write %[[ACC]]
 // LOWERED-LABEL: func.func @matmul(
@@ -96,7 +95,7 @@ func.func @row_max(%x: tensor<64x10xf32>) -> tensor<64xf32> {
 
 // A convolution: its patches are gathered into [N, C, KH, KW, OH, OW], each
 // row one contiguous read of x (no vector.gather); the product with the
-// filter (packed) runs as 6x64 register tiles carried through its reduction
+// filter runs as 6x64 register tiles carried through its reduction
 // loop, the batch outermost so that one image's patches stay in cache.
 // CHECK-LABEL: func.func @conv(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<2x16x18x18xf32>

@@ -52,10 +52,6 @@ struct TilePlan {
   /// The same form with many output rows: the strided input is copied
   /// transposed first, then the op is tiled as an ordinary contraction.
   bool packColumns = false;
-  /// A contraction whose lhs reads the rows of the output tile with a stride
-  /// (row-major lhs): the lhs is copied transposed first (then the rows of a
-  /// tile are contiguous), and the op planned again.
-  std::optional<unsigned> packRowsDim;
   /// A contraction whose rhs rows (the output's contiguous loop) are long:
   /// the rhs is copied into panels of this many columns, each panel one
   /// contiguous (reduction x columns) block, and the op planned again; 0 when
