@@ -103,6 +103,46 @@ def test_threaded_code_is_parallel_only_when_asked() -> None:
     assert "vector<" not in str(relax_mlir.compile(module, opt_level=0).llvm_module)
 
 
+EPILOGUE = """
+func.func @main(%a: tensor<{m}x{k}xf32>, %w: tensor<{k}x{n}xf32>, %b: tensor<{n}xf32>) -> {rtype} {{
+  %r = relax.dataflow -> ({rtype}) {{
+    %p = relax.matmul %a, %w : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32> -> tensor<{m}x{n}xf32>
+    %s = relax.add %p, %b : tensor<{m}x{n}xf32>, tensor<{n}xf32> -> tensor<{m}x{n}xf32>
+    {body}
+    relax.output %y : {rtype}
+  }}
+  return %r : {rtype}
+}}"""
+
+
+def _gelu(v: np.ndarray) -> np.ndarray:
+    return 0.5 * v * (1.0 + np.vectorize(math.erf)(v / math.sqrt(2.0)))
+
+
+@pytest.mark.parametrize("m, k, n, body, reference", [
+    # register tiles of 6 rows and a remainder of 4; relu on each tile
+    (64, 784, 256, "%y = relax.relu %s : tensor<64x256xf32>", lambda s: np.maximum(s, 0)),
+    # rhs column panels (>= 512 rows) with a 2-row remainder; gelu on the panelled tile
+    (514, 256, 1024, "%y = relax.gelu %s : tensor<514x1024xf32>", _gelu),
+    # bias fused into the tiles, the sum then transposed by its own loop nest
+    (66, 128, 192, "%y = relax.permute_dims %s {axes = array<i64: 1, 0>} : "
+                   "tensor<66x192xf32> -> tensor<192x66xf32>", lambda s: s.T),
+])
+def test_fused_epilogues_compute_the_product_then_the_elementwise_ops(
+        m: int, k: int, n: int, body: str, reference: Any) -> None:
+    out = n if "permute" in body else m
+    cols = m if "permute" in body else n
+    text = EPILOGUE.format(m=m, k=k, n=n, body=body, rtype=f"tensor<{out}x{cols}xf32>")
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    w = (rng.standard_normal((k, n)) / math.sqrt(k)).astype(np.float32)
+    b = rng.standard_normal(n).astype(np.float32)
+    expected = reference(a.astype(np.float64) @ w.astype(np.float64) + b)
+    got = relax_mlir.compile(text)["main"](a, w, b)
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-5 * float(np.max(np.abs(expected))))
+
+
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
 def test_num_threads_must_be_a_positive_int(bad: Any) -> None:
     with pytest.raises(ValueError, match="num_threads must be a positive int"):
