@@ -3,8 +3,9 @@
 // A library written by `Executable.export` links this file and the pool: the
 // compiled code allocates its temporaries through
 // `_mlir_memref_to_llvm_{alloc,aligned_alloc,free}` (which the JIT binds to
-// the same pool at run time), and `relaxPoolTrim`/`relaxPoolStats` let the
-// Python loader (`relax_mlir.runtime`) release cached memory and report it.
+// the same pool at run time); `relaxPoolResult`/`relaxPoolRelease` give the
+// Python loader (`relax_mlir.runtime`) pooled result arrays, and
+// `relaxPoolTrim`/`relaxPoolStats` let it release cached memory and report it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,16 @@ RELAX_HIDDEN void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64
 RELAX_HIDDEN void _mlir_memref_to_llvm_free(void *block) { relax::pool::release(block); }
 
 RELAX_EXPORT void relaxPoolTrim() { relax::pool::trim(); }
+
+/// A 64-byte aligned block of `size` bytes for a result array (not counted
+/// as a temporary), or null: the loader wraps it in a numpy array and returns
+/// it with `relaxPoolRelease` when the array is freed, so that a training
+/// loop reuses its gradients' memory instead of faulting in fresh pages.
+RELAX_EXPORT void *relaxPoolResult(uint64_t size) {
+  return relax::pool::allocate(64, size, /*temporary=*/false);
+}
+
+RELAX_EXPORT void relaxPoolRelease(void *block) { relax::pool::release(block); }
 
 /// Writes the pool's (live, peak, cached) bytes to `out[0..2]`.
 RELAX_EXPORT void relaxPoolStats(uint64_t *out, int resetPeak) {

@@ -9,6 +9,7 @@ shape with errors that name the parameter and the fix, and rebuilding results.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
@@ -85,6 +86,9 @@ class CallBoundary:
                                 for s in _leaves(result)]
         except TypeError as e:
             self._unsupported = e
+        # Each result leaf's bytes, computed once: a call allocates its results.
+        self._out_bytes: list[int] = [math.prod(shape) * dtype.itemsize
+                                      for shape, dtype in self._out_leaves]
 
     def __repr__(self) -> str:
         args = ", ".join(f"{n}: {s}" for n, s in self.params)

@@ -68,9 +68,8 @@ def _contraction_parameters(fn: Any) -> set[int]:
     return found
 
 
-def _result_array(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """An uninitialized result array; large ones live in the pool."""
-    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+def _result_array(shape: tuple[int, ...], dtype: np.dtype, nbytes: int) -> np.ndarray:
+    """An uninitialized result array of `nbytes`; large ones live in the pool."""
     if nbytes < _POOL_MIN_BYTES:
         return np.empty(shape, dtype)
     return _relax_runtime.pool_empty(nbytes).view(dtype).reshape(shape)
@@ -103,7 +102,8 @@ class Function(CallBoundary):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         leaves = self._argument_leaves(args, kwargs)
-        outputs = [_result_array(shape, dtype) for shape, dtype in self._out_leaves]
+        outputs = [_result_array(shape, dtype, nbytes)
+                   for (shape, dtype), nbytes in zip(self._out_leaves, self._out_bytes)]
         try:
             self._signature(leaves, outputs)
         except _relax_runtime.ArgumentMismatch:

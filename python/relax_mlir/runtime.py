@@ -38,9 +38,10 @@ FORMAT = 1
 METADATA_SYMBOL = "relax_mlir_export_metadata"
 TARGET_SYMBOL = METADATA_SYMBOL + "_target"
 
-# Results of at least this many bytes are 64-byte aligned (numpy aligns to
-# 16; the compiled code writes whole vectors).
-_ALIGN_BYTES = 64 * 1024
+# Results of at least this many bytes come from the library's buffer pool,
+# 64-byte aligned (numpy aligns to 16; the compiled code writes whole
+# vectors), and return to it when numpy frees them.
+_POOL_BYTES = 64 * 1024
 _ALIGNMENT = 64
 
 
@@ -148,6 +149,17 @@ class Library:
         self.target: str = metadata["target"]
         self.chip: str | None = metadata.get("chip")
         self._lib = lib
+        # Pooled result arrays (libraries exported before these symbols
+        # existed get plain aligned numpy arrays).
+        self._pool_result: Any = getattr(lib, "relaxPoolResult", None)
+        self._pool_release: Any = getattr(lib, "relaxPoolRelease", None)
+        if self._pool_result is not None and self._pool_release is not None:
+            self._pool_result.argtypes = [ctypes.c_uint64]
+            self._pool_result.restype = ctypes.c_void_p
+            self._pool_release.argtypes = [ctypes.c_void_p]
+            self._pool_release.restype = None
+        else:
+            self._pool_result = None
         self.cuda: CudaRuntime | None = None
         if self.target == "cuda":
             self.cuda = CudaRuntime(lib)
@@ -197,6 +209,16 @@ class Library:
                              f"{self.path} is for the CPU (it takes numpy arrays)")
         return self.cuda
 
+    def _result_array(self, shape: tuple[int, ...], dtype: np.dtype,
+                      nbytes: int) -> np.ndarray:
+        """An uninitialized, 64-byte aligned result array of `nbytes`."""
+        address = self._pool_result(nbytes) if self._pool_result is not None else None
+        if not address:
+            raw = np.empty(nbytes + _ALIGNMENT, np.uint8)
+            start = -raw.ctypes.data % _ALIGNMENT
+            return raw[start:start + nbytes].view(dtype).reshape(shape)
+        return np.asarray(_PoolBlock(self, address, nbytes)).view(dtype).reshape(shape)
+
     def pool_stats(self) -> tuple[int, int, int]:
         """(live, peak, cached) bytes of the library's buffer pool (its
         temporaries in host memory)."""
@@ -237,8 +259,6 @@ class Function(CallBoundary):
         self._template = self._words_type(*words)
         self._in_dtypes = [np.dtype(NUMPY_DTYPES.get(s.element, np.void))
                            for _, s in self._in_leaves]
-        self._out_bytes = [int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-                           for shape, dtype in self._out_leaves]
 
     def _call(self, pointers: list[int]) -> None:
         words = self._words_type.from_buffer_copy(self._template)
@@ -258,7 +278,9 @@ class Function(CallBoundary):
                   else self._prepare(where, spec, value)
                   for (where, spec), dtype, value in zip(self._in_leaves, self._in_dtypes,
                                                          leaves)]
-        outputs = [_aligned_empty(shape, dtype, nbytes)
+        library = self._library
+        outputs = [np.empty(shape, dtype) if nbytes < _POOL_BYTES
+                   else library._result_array(shape, dtype, nbytes)
                    for (shape, dtype), nbytes in zip(self._out_leaves, self._out_bytes)]
         self._call([a.ctypes.data for a in arrays] + [o.ctypes.data for o in outputs])
         return self._result_value(outputs)
@@ -267,10 +289,18 @@ class Function(CallBoundary):
         return call_on_device(cuda, self, leaves, self._call)
 
 
-def _aligned_empty(shape: tuple[int, ...], dtype: np.dtype, nbytes: int) -> np.ndarray:
-    if nbytes < _ALIGN_BYTES:
-        return np.empty(shape, dtype)
-    raw = np.empty(nbytes + _ALIGNMENT, np.uint8)
-    start = -raw.ctypes.data % _ALIGNMENT
-    return raw[start:start + nbytes].view(dtype).reshape(shape)
+class _PoolBlock:
+    """Owner of a block of a library's pool, the base of the numpy array
+    over it: the block returns to the pool when the array is freed."""
+
+    __slots__ = ("__array_interface__", "_address", "_library")
+
+    def __init__(self, library: Library, address: int, nbytes: int) -> None:
+        self._library = library  # keeps the library (its pool) loaded
+        self._address = address
+        self.__array_interface__ = {"data": (address, False), "shape": (nbytes,),
+                                    "typestr": "|u1", "version": 3}
+
+    def __del__(self) -> None:
+        self._library._pool_release(self._address)
 

@@ -92,6 +92,41 @@ def test_exported_random_programs_match_compile(tmp_path, seed: int) -> None:
         assert_equal(lib[name](*program.args), exe[name](*program.args))
 
 
+SCALE = """
+func.func @scale(%x: tensor<256x256xf32>, %y: tensor<4xf32>)
+    -> tuple<tensor<256x256xf32>, tensor<4xf32>> {
+  %two = relax.add %x, %x : tensor<256x256xf32>, tensor<256x256xf32> -> tensor<256x256xf32>
+  %y2 = relax.add %y, %y : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %r = relax.tuple(%two, %y2 : tensor<256x256xf32>, tensor<4xf32>)
+  return %r : tuple<tensor<256x256xf32>, tensor<4xf32>>
+}
+"""
+
+
+def test_large_results_of_a_library_come_from_its_pool_and_return_when_freed(tmp_path) -> None:
+    lib = rt.load(relax_mlir.compile(SCALE).export(tmp_path / "scale.so"))
+    x = np.arange(256 * 256, dtype=np.float32).reshape(256, 256)
+    y = np.ones(4, np.float32)
+    big, small = lib.scale(x, y)
+    np.testing.assert_array_equal(big, 2 * x)
+    np.testing.assert_array_equal(small, 2 * y)
+    assert big.ctypes.data % 64 == 0 and big.flags.writeable and big.flags.c_contiguous
+    address = big.ctypes.data
+    cached = lib.pool_stats()[2]
+    view = big[1:3]  # a view keeps the block out of the pool
+    del big
+    assert lib.pool_stats()[2] == cached
+    np.testing.assert_array_equal(view, 2 * x[1:3])
+    del view
+    assert lib.pool_stats()[2] >= cached + x.nbytes
+    # The next call's result reuses the freed block; the array outlives the
+    # Library object (the block keeps the library loaded).
+    again, _ = lib.scale(x + 1, y)
+    assert again.ctypes.data == address
+    del lib
+    np.testing.assert_array_equal(again, 2 * (x + 1))
+
+
 TUPLES = """
 func.func @swap(%t: tuple<tensor<2xf32>, tuple<tensor<3xi64>>> {relax.name = "pair"},
                 %s: tensor<f64> {relax.name = "scale"})
