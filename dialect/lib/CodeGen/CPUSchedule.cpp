@@ -157,6 +157,11 @@ static int64_t iterations(ArrayRef<int64_t> ranges) {
 /// partial dot products (whose lane sums then cost more than the copy).
 static constexpr int64_t kPackRows = 1024;
 
+/// Output rows from which an input read with strided columns that the
+/// dot-product form cannot take is copied transposed (the copy costs one
+/// pass over that input; each row tile gathers from it otherwise).
+static constexpr int64_t kStridedCopyMinRows = 8;
+
 /// Reduction steps per cache block of a contraction (see planCPUTiles).
 static constexpr int64_t kCacheBlock = 256;
 
@@ -213,6 +218,17 @@ static OpOperand *panelOperand(linalg::LinalgOp op, unsigned colDim) {
   if (!out.isProjectedPermutation() || op.hasIndexSemantics())
     return nullptr;
   return found;
+}
+
+/// Whether an input of contraction `op` reads the output's contiguous loop
+/// `colDim` with a stride (as a plain dimension other than its innermost):
+/// an outer-product tile would gather its columns.
+static bool readsColumnsStrided(linalg::LinalgOp op, unsigned colDim) {
+  return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    return map.isProjectedPermutation() && map.isFunctionOfDim(colDim) &&
+           innermostDim(map) != colDim;
+  });
 }
 
 /// Whether contraction `op` reads its output's contiguous loop `colDim`
@@ -294,6 +310,16 @@ std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
       plan.outer[*colDim] = cols;
       if (rowDim)
         plan.outer[*rowDim] = std::min(ranges[*rowDim], std::max<int64_t>(1, target.accumulatorRegisters / cols));
+      return plan;
+    }
+    if (allowPacking && colDim && rowDim && ranges[*rowDim] >= kStridedCopyMinRows &&
+        isa<linalg::GenericOp>(op.getOperation()) && readsColumnsStrided(op, *colDim)) {
+      // Strided columns not in the dot-product form (a reduction that is
+      // not a multiple of the vector: dz @ w^T with 10 classes): a
+      // transposed copy, read by whole vectors by every row tile, costs
+      // less than gathering each column vector once per row tile.
+      plan.contraction = true;
+      plan.packColumns = true;
       return plan;
     }
     if (colDim) {

@@ -114,3 +114,29 @@ func.func @conv(%x: tensor<2x16x18x18xf32>, %w: tensor<32x16x3x3xf32>) -> tensor
   %r = relax.conv2d %x, %w : tensor<2x16x18x18xf32>, tensor<32x16x3x3xf32> -> tensor<2x32x16x16xf32>
   return %r : tensor<2x32x16x16xf32>
 }
+
+// dz @ w^T with a reduction of 10 (not a multiple of the vector, so not the
+// dot-product form): w^T's columns are strided in w. w is copied transposed
+// once (2560 elements), and each step of a tile reads 64 consecutive columns
+// of the copy instead of gathering them from w.
+// CHECK-LABEL: func.func @strided_columns(
+// CHECK-SAME:    %{{[a-z0-9]+}}: tensor<64x10xf32>, %[[W:[a-z0-9]+]]: tensor<256x10xf32>
+// CHECK:         %[[COPY:.*]] = scf.for {{.*}} -> (tensor<10x256xf32>)
+// CHECK:           vector.transfer_read %[[W]]
+// CHECK:           vector.transfer_write {{.*}} : vector<10x1xf32>, tensor<10x256xf32>
+// CHECK:         scf.for {{.*}} step %c64
+// CHECK:           scf.for {{.*}} step %c6
+// CHECK:             scf.for {{.*}} -> (vector<6x64xf32>)
+// CHECK-NOT:           %[[W]]
+// CHECK:               vector.transfer_read %[[COPY]]{{.*}} : tensor<10x256xf32>, vector<64xf32>
+// CHECK:               vector.contract {{.*}} : vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
+// CHECK-NOT:     vector<64x1xf32>
+// CHECK:         return
+func.func @strided_columns(%d: tensor<64x10xf32>, %w: tensor<256x10xf32>) -> tensor<64x256xf32> {
+  %r = relax.dataflow -> (tensor<64x256xf32>) {
+    %t = relax.permute_dims %w {axes = array<i64: 1, 0>} : tensor<256x10xf32> -> tensor<10x256xf32>
+    %o = relax.matmul %d, %t : tensor<64x10xf32>, tensor<10x256xf32> -> tensor<64x256xf32>
+    relax.output %o : tensor<64x256xf32>
+  }
+  return %r : tensor<64x256xf32>
+}
