@@ -10,7 +10,7 @@ shape with errors that name the parameter and the fix, and rebuilding results.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -21,6 +21,12 @@ NUMPY_DTYPES: dict[str, type] = {
     "f16": np.float16, "f32": np.float32, "f64": np.float64,
     "i1": np.bool_, "i32": np.int32, "i64": np.int64,
 }
+
+# Results of at least this many bytes come from the runtime's buffer pool
+# (the JIT's, or an exported library's): 64-byte aligned (numpy aligns to
+# 16; the compiled code writes whole vectors), and recycled when the array is
+# freed (fresh pages would fault in on every call: 5-8% of a deep MLP step).
+POOL_RESULT_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -103,6 +109,14 @@ class CallBoundary:
         if self._unsupported is not None:
             raise TypeError(str(self._unsupported))
         return args if self._flat else self._flatten(args)
+
+    def _new_outputs(self, pooled: Callable[[int], np.ndarray]) -> list[np.ndarray]:
+        """Uninitialized result arrays for a call: those of POOL_RESULT_BYTES
+        or more over `pooled(nbytes)` (a uint8 array from a buffer pool,
+        64-byte aligned, returned to the pool when numpy frees it)."""
+        return [np.empty(shape, dtype) if nbytes < POOL_RESULT_BYTES
+                else pooled(nbytes).view(dtype).reshape(shape)
+                for (shape, dtype), nbytes in zip(self._out_leaves, self._out_bytes)]
 
     def _result_value(self, outputs: Sequence[Any]) -> Any:
         """The result arrays as the function's result: one array or nested tuples."""

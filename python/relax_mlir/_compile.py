@@ -7,8 +7,6 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from . import _libs, ir
 from ._boundary import CallBoundary, TensorSpec, TypeSpec, itemsize, leaf_specs
 from ._mlir_libs import _relax_runtime
@@ -32,12 +30,6 @@ def _openmp_runtime() -> str:
 # integer, 'b' bool.
 _KINDS = {"f16": "f", "f32": "f", "f64": "f", "i1": "b", "i32": "i", "i64": "i"}
 
-
-# Results of at least this many bytes come from the runtime's buffer pool:
-# 64-byte aligned (numpy aligns to 16; the compiled code writes whole
-# vectors), and recycled when the array is freed (fresh pages would fault in
-# on every call: 5-8% of a deep MLP step).
-_POOL_MIN_BYTES = 64 * 1024
 
 
 # Ops whose operands the compiled code reads many times with vector loads (a
@@ -68,13 +60,6 @@ def _contraction_parameters(fn: Any) -> set[int]:
     return found
 
 
-def _result_array(shape: tuple[int, ...], dtype: np.dtype, nbytes: int) -> np.ndarray:
-    """An uninitialized result array of `nbytes`; large ones live in the pool."""
-    if nbytes < _POOL_MIN_BYTES:
-        return np.empty(shape, dtype)
-    return _relax_runtime.pool_empty(nbytes).view(dtype).reshape(shape)
-
-
 class Function(CallBoundary):
     """A compiled public function; call it with numpy arrays (tuples for tuple
     parameters), positionally or by parameter name."""
@@ -102,8 +87,7 @@ class Function(CallBoundary):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         leaves = self._argument_leaves(args, kwargs)
-        outputs = [_result_array(shape, dtype, nbytes)
-                   for (shape, dtype), nbytes in zip(self._out_leaves, self._out_bytes)]
+        outputs = self._new_outputs(_relax_runtime.pool_empty)
         try:
             self._signature(leaves, outputs)
         except _relax_runtime.ArgumentMismatch:

@@ -38,10 +38,7 @@ FORMAT = 1
 METADATA_SYMBOL = "relax_mlir_export_metadata"
 TARGET_SYMBOL = METADATA_SYMBOL + "_target"
 
-# Results of at least this many bytes come from the library's buffer pool,
-# 64-byte aligned (numpy aligns to 16; the compiled code writes whole
-# vectors), and return to it when numpy frees them.
-_POOL_BYTES = 64 * 1024
+# Large results' alignment (see POOL_RESULT_BYTES), also without a pool.
 _ALIGNMENT = 64
 
 
@@ -209,15 +206,15 @@ class Library:
                              f"{self.path} is for the CPU (it takes numpy arrays)")
         return self.cuda
 
-    def _result_array(self, shape: tuple[int, ...], dtype: np.dtype,
-                      nbytes: int) -> np.ndarray:
-        """An uninitialized, 64-byte aligned result array of `nbytes`."""
+    def _pool_bytes(self, nbytes: int) -> np.ndarray:
+        """An uninitialized, 64-byte aligned uint8 array of `nbytes` from the
+        library's pool (numpy memory when the pool has none)."""
         address = self._pool_result(nbytes) if self._pool_result is not None else None
         if not address:
             raw = np.empty(nbytes + _ALIGNMENT, np.uint8)
             start = -raw.ctypes.data % _ALIGNMENT
-            return raw[start:start + nbytes].view(dtype).reshape(shape)
-        return np.asarray(_PoolBlock(self, address, nbytes)).view(dtype).reshape(shape)
+            return raw[start:start + nbytes]
+        return np.asarray(_PoolBlock(self, address, nbytes))
 
     def pool_stats(self) -> tuple[int, int, int]:
         """(live, peak, cached) bytes of the library's buffer pool (its
@@ -278,10 +275,7 @@ class Function(CallBoundary):
                   else self._prepare(where, spec, value)
                   for (where, spec), dtype, value in zip(self._in_leaves, self._in_dtypes,
                                                          leaves)]
-        library = self._library
-        outputs = [np.empty(shape, dtype) if nbytes < _POOL_BYTES
-                   else library._result_array(shape, dtype, nbytes)
-                   for (shape, dtype), nbytes in zip(self._out_leaves, self._out_bytes)]
+        outputs = self._new_outputs(self._library._pool_bytes)
         self._call([a.ctypes.data for a in arrays] + [o.ctypes.data for o in outputs])
         return self._result_value(outputs)
 

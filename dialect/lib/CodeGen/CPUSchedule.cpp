@@ -590,16 +590,16 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
     // Cache blocks of the reduction: the register tiles of one block read a
     // `kc` x cols panel of the rhs that stays in cache across the row tiles.
     SmallVector<int64_t> blocks = dropWholeTiles(plan.cacheBlock, ranges);
-    bool blocked = llvm::any_of(blocks, [](int64_t s) { return s != 0; });
-    if (blocked) {
+    bool cacheBlocked = llvm::any_of(blocks, [](int64_t s) { return s != 0; });
+    if (cacheBlocked) {
       scf::SCFTilingOptions blocking;
       blocking.setTileSizes(asIndexAttrs(ctx, blocks));
       rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> blocks =
+      FailureOr<scf::SCFTilingResult> blocked =
           scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), blocking);
-      if (succeeded(blocks) && blocks->tiledOps.size() == 1) {
-        rewriter.replaceOp(op, blocks->replacements);
-        op = cast<linalg::LinalgOp>(blocks->tiledOps.front());
+      if (succeeded(blocked) && blocked->tiledOps.size() == 1) {
+        rewriter.replaceOp(op, blocked->replacements);
+        op = cast<linalg::LinalgOp>(blocked->tiledOps.front());
         ranges = op.getStaticLoopRanges();
       }
     }
@@ -636,7 +636,7 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
       // goes through the consumer's body while it is in registers, and the
       // contraction's own output is never stored (without cache blocks,
       // whose loop needs the whole output).
-      linalg::GenericOp epilogue = blocked ? nullptr : epilogueOf(op);
+      linalg::GenericOp epilogue = cacheBlocked ? nullptr : epilogueOf(op);
       Operation *root = op;
       SmallVector<int64_t> rootSizes(outer), rootOrder(order);
       if (epilogue && mapToEpilogue(op, epilogue, outer, order, rootSizes, rootOrder))
@@ -648,8 +648,10 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
       tiledOp = result->tiledAndFusedOps.front();
       for (Operation *fused : result->tiledAndFusedOps) {
         tiled.insert(fused);
-        if (root != op && isa<linalg::LinalgOp>(fused) &&
-            cast<linalg::LinalgOp>(fused).getNumReductionLoops() > 0)
+        // (With an epilogue root, the tiled contraction is the fused op
+        // that has reduction loops.)
+        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(fused);
+            root != op && linalgOp && linalgOp.getNumReductionLoops() > 0)
           tiledOp = fused;
       }
       loops.assign(result->loops.begin(), result->loops.end());
