@@ -103,6 +103,62 @@ def test_threaded_code_is_parallel_only_when_asked() -> None:
     assert "vector<" not in str(relax_mlir.compile(module, opt_level=0).llvm_module)
 
 
+OUTER = """
+func.func @main(%x: tensor<128x{n}xf32>, %g: tensor<128x{n}xf32>) -> {rtype} {{
+  %r = relax.dataflow -> ({rtype}) {{
+    %xt = relax.permute_dims %x {{axes = array<i64: 1, 0>}} : tensor<128x{n}xf32> -> tensor<{n}x128xf32>
+    %p = relax.matmul %xt, %g : tensor<{n}x128xf32>, tensor<128x{n}xf32> -> tensor<{n}x{n}xf32>
+    {body}
+  }}
+  return %r : {rtype}
+}}"""
+
+READ_BACK = """%pt = relax.permute_dims %p {{axes = array<i64: 1, 0>}} : tensor<{n}x{n}xf32> -> tensor<{n}x{n}xf32>
+    %y = relax.add %p, %pt : tensor<{n}x{n}xf32>, tensor<{n}x{n}xf32> -> tensor<{n}x{n}xf32>
+    %t = relax.tuple(%p, %y : tensor<{n}x{n}xf32>, tensor<{n}x{n}xf32>)
+    relax.output %t : tuple<tensor<{n}x{n}xf32>, tensor<{n}x{n}xf32>>"""
+
+
+@pytest.mark.parametrize("n, read_back, streamed", [
+    # 516x516 floats (1 MiB and more), only written: streamed (the last
+    # column tile partial)
+    (516, False, True),
+    # the same result also read (returned with p + p^T): not streamed
+    (516, True, False),
+    # under 1 MiB: ordinary stores
+    (256, False, False),
+])
+def test_large_results_stored_non_temporally_hold_the_product(n: int, read_back: bool,
+                                                              streamed: bool) -> None:
+    """x^T @ g into a large result the function only writes is stored
+    non-temporally (no read of each line before it is overwritten), with a
+    fence after the loop nest; with one thread and two it holds the product
+    (float64 reference), and the rows of x^T are prefetched."""
+    if read_back:
+        rtype = f"tuple<tensor<{n}x{n}xf32>, tensor<{n}x{n}xf32>>"
+        body = READ_BACK.format(n=n)
+    else:
+        rtype = f"tensor<{n}x{n}xf32>"
+        body = f"relax.output %p : {rtype}"
+    src = OUTER.format(n=n, rtype=rtype, body=body)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((128, n)).astype(np.float32)
+    g = rng.standard_normal((128, n)).astype(np.float32)
+    want = x.T.astype(np.float64) @ g.astype(np.float64)
+    atol = 1e-4 * float(np.max(np.abs(want)))
+    for threads in (1, 2):
+        exe = relax_mlir.compile(src, num_threads=threads)
+        llvm = str(exe.llvm_module)
+        assert ("nontemporal" in llvm) == streamed
+        assert ("llvm.fence" in llvm) == streamed
+        assert "llvm.intr.prefetch" in llvm
+        got = exe["main"](x, g)
+        if read_back:
+            np.testing.assert_allclose(got[1], want + want.T, rtol=0, atol=2 * atol)
+            got = got[0]
+        np.testing.assert_allclose(got, want, rtol=0, atol=atol)
+
+
 EPILOGUE = """
 func.func @main(%a: tensor<{m}x{k}xf32>, %w: tensor<{k}x{n}xf32>, %b: tensor<{n}xf32>) -> {rtype} {{
   %r = relax.dataflow -> ({rtype}) {{

@@ -1251,6 +1251,7 @@ struct CPUVectorizePass : relax::impl::CPUVectorizePassBase<CPUVectorizePass> {
 // relax-cpu-lower-vectors
 //===----------------------------------------------------------------------===//
 
+
 struct CPULowerVectorsPass : relax::impl::CPULowerVectorsPassBase<CPULowerVectorsPass> {
   using CPULowerVectorsPassBase::CPULowerVectorsPassBase;
 
@@ -1269,6 +1270,8 @@ struct CPULowerVectorsPass : relax::impl::CPULowerVectorsPassBase<CPULowerVector
       rewriter.eraseOp(copy);
     }
     linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
+    relax::prefetchStridedReads(func, prefetchDistance);
+    relax::streamLargeResults(func, streamingStoreBytes);
 
     auto apply = [&](function_ref<void(RewritePatternSet &)> populate) {
       RewritePatternSet patterns(ctx);
@@ -1303,6 +1306,7 @@ struct CPULowerVectorsPass : relax::impl::CPULowerVectorsPassBase<CPULowerVector
           populateMathPolynomialApproximationPatterns(p, vectorized);
         })))
       return signalPassFailure();
+
   }
 };
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -74,6 +75,16 @@ bool fusionDuplicatesNoWork(OpOperand *fused);
 /// holds no more bytes than the producer's result did, or when no op between
 /// the two computes a tensor (nothing is held longer than before).
 bool fusionKeepsPeakMemory(OpOperand *fused);
+
+/// Software prefetches, `distance` steps ahead, of the rows that register-tile
+/// reduction loops (scf.for carrying vectors) read one per step, far apart
+/// (not one contiguous stream). Nothing when `distance` <= 0.
+void prefetchStridedReads(func::FuncOp func, int64_t distance);
+
+/// Non-temporal stores for register tiles written into a result buffer (a
+/// function argument) of at least `minBytes` that the function only writes,
+/// with a fence after each such loop nest. Nothing when `minBytes` <= 0.
+void streamLargeResults(func::FuncOp func, int64_t minBytes);
 
 #define GEN_PASS_REGISTRATION
 #include "relax-mlir/CodeGen/Passes.h.inc"

@@ -95,7 +95,9 @@ def CPULowerVectorsPass : Pass<"relax-cpu-lower-vectors", "::mlir::func::FuncOp"
     Runs after bufferization: turns `memref.copy` into `linalg.copy` (inline
     loops rather than the runtime's element-by-element `memrefCopy` of strided
     views), hoists vector.transfer_read/write pairs of the same buffer out of
-    loops, then lowers `vector.contract` to outer products
+    loops, adds two memory hints to the register tiles' reduction loops
+    (scf.for carrying vectors; see the options), then lowers
+    `vector.contract` to outer products
     and those to `vector.fma`, `vector.multi_reduction` to 1-D reductions,
     and transfers, transposes, shape casts and broadcasts to rank 1, in
     separate pattern groups (one combined group explodes in memory). Finally
@@ -104,9 +106,20 @@ def CPULowerVectorsPass : Pass<"relax-cpu-lower-vectors", "::mlir::func::FuncOp"
     call per lane (within 4 ulp of the exact value; `exp` flushes results below 2^-126
     to 0).
   }];
+  let options = [
+    Option<"prefetchDistance", "prefetch-distance", "int64_t", /*default=*/"4",
+           "Steps ahead that a reduction loop prefetches the rows it reads one "
+           "per step when they are not one contiguous stream (the rhs rows of "
+           "x @ w, a page apart); 0: no prefetches">,
+    Option<"streamingStoreBytes", "streaming-store-bytes", "int64_t",
+           /*default=*/"1048576",
+           "Result buffers (function arguments the function only writes) of at "
+           "least this many bytes get their register tiles stored non-"
+           "temporally, followed by a fence; 0: never">
+  ];
   let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::math::MathDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::linalg::LinalgDialect"];
+                           "::mlir::linalg::LinalgDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
 def CPUParallelizePass : Pass<"relax-cpu-parallelize", "::mlir::func::FuncOp"> {
