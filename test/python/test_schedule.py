@@ -159,6 +159,38 @@ def test_large_results_stored_non_temporally_hold_the_product(n: int, read_back:
         np.testing.assert_allclose(got, want, rtol=0, atol=atol)
 
 
+ABT = """
+func.func @main(%a: tensor<{m}x{k}x{t}>, %b: tensor<{n}x{k}x{t}>) -> tensor<{m}x{n}x{t}> {{
+  %r = relax.dataflow -> (tensor<{m}x{n}x{t}>) {{
+    %bt = relax.permute_dims %b {{axes = array<i64: 1, 0>}} : tensor<{n}x{k}x{t}> -> tensor<{k}x{n}x{t}>
+    %p = relax.matmul %a, %bt : tensor<{m}x{k}x{t}>, tensor<{k}x{n}x{t}> -> tensor<{m}x{n}x{t}>
+    relax.output %p : tensor<{m}x{n}x{t}>
+  }}
+  return %r : tensor<{m}x{n}x{t}>
+}}"""
+
+
+@pytest.mark.parametrize("m, n, k, dtype", [
+    (6, 4, 16, np.float32),     # one whole 6x4 tile: 24 rows of 16 partial sums
+    (13, 7, 48, np.float32),    # ragged tiles: 1-row and 3-column remainders
+    (128, 10, 64, np.float32),  # tiles of 6 x 4 and 6 x 2
+    (9, 5, 24, np.float64),     # 8-lane partial sums (f64), odd tile counts
+])
+def test_a_times_b_transposed_sums_partial_products_exactly_once(m: int, n: int, k: int,
+                                                                 dtype: Any) -> None:
+    """a @ b^T as partial dot products, whose lanes are summed for all the
+    tile's outputs at once by one shuffle-and-add tree: each output gets the
+    sum of its own products (float64 reference), whatever the tile shape."""
+    t = "f32" if dtype == np.float32 else "f64"
+    rng = np.random.default_rng(m * 1000 + n)
+    a = rng.standard_normal((m, k)).astype(dtype)
+    b = rng.standard_normal((n, k)).astype(dtype)
+    got = relax_mlir.compile(ABT.format(m=m, n=n, k=k, t=t))["main"](a, b)
+    want = a.astype(np.float64) @ b.astype(np.float64).T
+    tol = 1e-5 if dtype == np.float32 else 1e-13
+    np.testing.assert_allclose(got, want, rtol=0, atol=tol * k)
+
+
 EPILOGUE = """
 func.func @main(%a: tensor<{m}x{k}xf32>, %w: tensor<{k}x{n}xf32>, %b: tensor<{n}xf32>) -> {rtype} {{
   %r = relax.dataflow -> ({rtype}) {{
