@@ -31,7 +31,6 @@ def _openmp_runtime() -> str:
 _KINDS = {"f16": "f", "f32": "f", "f64": "f", "i1": "b", "i32": "i", "i64": "i"}
 
 
-
 # Ops whose operands the compiled code reads many times with vector loads (a
 # register tile per output block), and ops that only view their operand.
 _CONTRACTIONS = frozenset({"relax.matmul", "relax.conv2d"})

@@ -1251,7 +1251,6 @@ struct CPUVectorizePass : relax::impl::CPUVectorizePassBase<CPUVectorizePass> {
 // relax-cpu-lower-vectors
 //===----------------------------------------------------------------------===//
 
-
 /// Sums along the innermost dimension of many rows at once (the partial dot
 /// products of an `a @ b^T` tile, 6x4 rows of 16 lanes) as a tree over all
 /// rows: two rows of `w`-lane groups become one row of `w/2`-lane groups by
@@ -1391,7 +1390,6 @@ struct CPULowerVectorsPass : relax::impl::CPULowerVectorsPassBase<CPULowerVector
           populateMathPolynomialApproximationPatterns(p, vectorized);
         })))
       return signalPassFailure();
-
   }
 };
 //===----------------------------------------------------------------------===//

@@ -75,36 +75,48 @@ static bool dependsOn(Value v, Value iv, Block *body) {
   return false;
 }
 
-/// Calls `fn(indices)` with the indices of the first element of each cache
-/// line that a read or write of `type` at `indices` (a minor identity map)
-/// touches along its innermost dimension, for each of its rows.
-static void forEachLine(OpBuilder &b, Location loc, ValueRange indices, VectorType type,
-                        function_ref<void(ArrayRef<Value>)> fn) {
-  constexpr int64_t lineBits = 512;
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t width = type.getElementTypeBitWidth();
-  int64_t perLine = std::max<int64_t>(1, lineBits / width);
+/// `v + by` (`v` when `by` is 0).
+static Value offsetIndex(OpBuilder &b, Location loc, Value v, int64_t by) {
+  if (by == 0)
+    return v;
+  return arith::AddIOp::create(b, loc, v, arith::ConstantIndexOp::create(b, loc, by));
+}
+
+/// Calls `fn(position, at)` for each row of a vector of `shape` read or
+/// written at `indices` (a minor identity map): the row's position in the
+/// vector (every dimension but the innermost) and the indices of its first
+/// element.
+static void forEachRow(OpBuilder &b, Location loc, ValueRange indices, ArrayRef<int64_t> shape,
+                       function_ref<void(ArrayRef<int64_t>, ArrayRef<Value>)> fn) {
   int64_t rows = 1;
   for (int64_t d : shape.drop_back())
     rows *= d;
   size_t lead = indices.size() - shape.size();
-  auto offset = [&](Value v, int64_t by) -> Value {
-    if (by == 0)
-      return v;
-    return arith::AddIOp::create(b, loc, v, arith::ConstantIndexOp::create(b, loc, by));
-  };
+  SmallVector<int64_t> position(shape.size() - 1);
   for (int64_t r = 0; r < rows; ++r) {
     SmallVector<Value> at(indices);
     for (int64_t d = int64_t(shape.size()) - 2, rest = r; d >= 0; --d) {
-      at[lead + d] = offset(at[lead + d], rest % shape[d]);
+      position[d] = rest % shape[d];
       rest /= shape[d];
+      at[lead + d] = offsetIndex(b, loc, at[lead + d], position[d]);
     }
-    Value column = at.back();
-    for (int64_t e = 0; e < shape.back(); e += perLine) {
-      at.back() = offset(column, e);
+    fn(position, at);
+  }
+}
+
+/// Calls `fn(indices)` with the indices of the first element of each cache
+/// line that a read of `type` at `indices` (a minor identity map) touches.
+static void forEachLine(OpBuilder &b, Location loc, ValueRange indices, VectorType type,
+                        function_ref<void(ArrayRef<Value>)> fn) {
+  constexpr int64_t lineBits = 512;
+  int64_t perLine = std::max<int64_t>(1, lineBits / type.getElementTypeBitWidth());
+  forEachRow(b, loc, indices, type.getShape(), [&](ArrayRef<int64_t>, ArrayRef<Value> row) {
+    SmallVector<Value> at(row);
+    for (int64_t e = 0; e < type.getShape().back(); e += perLine) {
+      at.back() = offsetIndex(b, loc, row.back(), e);
       fn(at);
     }
-  }
+  });
 }
 
 void mlir::relax::prefetchStridedReads(func::FuncOp func, int64_t distance) {
@@ -136,19 +148,22 @@ void mlir::relax::prefetchStridedReads(func::FuncOp func, int64_t distance) {
         continue;
       reads.push_back(read);
     }
+    if (reads.empty())
+      continue;
+    // The step `distance` ahead, or the last one (every step's indices are
+    // in bounds; those past the loop need not be).
+    OpBuilder start = OpBuilder::atBlockBegin(body);
+    Location loopLoc = loop.getLoc();
+    Value last = arith::SubIOp::create(start, loopLoc, loop.getUpperBound(),
+                                       arith::ConstantIndexOp::create(start, loopLoc, 1));
+    Value ahead = arith::MinSIOp::create(
+        start, loopLoc, offsetIndex(start, loopLoc, iv, distance), last);
     for (vector::TransferReadOp read : reads) {
       std::optional<SmallVector<Operation *>> slice = pureSlice(read.getIndices(), body);
       if (!slice)
         continue;
       OpBuilder b(read);
       Location loc = read.getLoc();
-      // The step `distance` ahead, or the last one (every step's indices are
-      // in bounds; those past the loop need not be).
-      Value last = arith::SubIOp::create(b, loc, loop.getUpperBound(),
-                                         arith::ConstantIndexOp::create(b, loc, 1));
-      Value ahead = arith::MinSIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, iv, arith::ConstantIndexOp::create(b, loc, distance)),
-          last);
       IRMapping map;
       map.map(iv, ahead);
       for (Operation *op : *slice)
@@ -223,24 +238,12 @@ void mlir::relax::streamLargeResults(func::FuncOp func, int64_t minBytes) {
   for (vector::TransferWriteOp write : writes) {
     OpBuilder b(write);
     Location loc = write.getLoc();
-    VectorType type = write.getVectorType();
-    ArrayRef<int64_t> shape = type.getShape();
     // One non-temporal vector.store per row of the tile.
-    for (int64_t r = 0, rows = type.getNumElements() / shape.back(); r < rows; ++r) {
-      SmallVector<int64_t> position(shape.size() - 1);
-      for (int64_t d = int64_t(shape.size()) - 2, rest = r; d >= 0; --d) {
-        position[d] = rest % shape[d];
-        rest /= shape[d];
-      }
-      SmallVector<Value> at(write.getIndices());
-      size_t lead = at.size() - shape.size();
-      for (auto [d, p] : llvm::enumerate(position))
-        if (p)
-          at[lead + d] = arith::AddIOp::create(b, loc, at[lead + d],
-                                               arith::ConstantIndexOp::create(b, loc, p));
-      Value row = vector::ExtractOp::create(b, loc, write.getValueToStore(), position);
-      vector::StoreOp::create(b, loc, row, write.getBase(), at, /*nontemporal=*/true);
-    }
+    forEachRow(b, loc, write.getIndices(), write.getVectorType().getShape(),
+               [&](ArrayRef<int64_t> position, ArrayRef<Value> at) {
+                 Value row = vector::ExtractOp::create(b, loc, write.getValueToStore(), position);
+                 vector::StoreOp::create(b, loc, row, write.getBase(), at, /*nontemporal=*/true);
+               });
     // Non-temporal stores are not ordered with later stores: a fence after
     // the loop nest, so that whoever reads the result next sees it. (When
     // the nest runs in parallel, the fence is the calling thread's, after
