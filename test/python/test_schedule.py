@@ -159,6 +159,64 @@ def test_large_results_stored_non_temporally_hold_the_product(n: int, read_back:
         np.testing.assert_allclose(got, want, rtol=0, atol=atol)
 
 
+MATMUL = """
+func.func @main(%a: tensor<{m}x{k}x{t}>, %b: tensor<{k}x{n}x{t}>) -> tensor<{m}x{n}x{t}> {{
+  %r = relax.dataflow -> (tensor<{m}x{n}x{t}>) {{
+    %p = relax.matmul %a, %b : tensor<{m}x{k}x{t}>, tensor<{k}x{n}x{t}> -> tensor<{m}x{n}x{t}>
+    relax.output %p : tensor<{m}x{n}x{t}>
+  }}
+  return %r : tensor<{m}x{n}x{t}>
+}}"""
+
+
+@pytest.mark.parametrize("m, k, n, dtype", [
+    (128, 1024, 1024, np.float32),  # the deep MLP's x @ w: 4 KiB rows
+    (70, 600, 520, np.float32),     # ragged row, column and reduction blocks
+    (64, 300, 256, np.float64),     # 2 KiB rows of doubles
+])
+def test_local_panels_hold_the_rhs_rows(m: int, k: int, n: int, dtype: Any) -> None:
+    """x @ w with rows of w 2 KiB or more apart: the register tiles read them
+    from a panel on the stack (one per thread), copied once per column block;
+    with one thread and two the product matches float64."""
+    t = "f32" if dtype == np.float32 else "f64"
+    src = MATMUL.format(m=m, k=k, n=n, t=t)
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((m, k)).astype(dtype)
+    b = rng.standard_normal((k, n)).astype(dtype)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    atol = (1e-4 if dtype == np.float32 else 1e-10) * float(np.max(np.abs(want)))
+    for threads in (1, 2):
+        exe = relax_mlir.compile(src, num_threads=threads)
+        assert "llvm.alloca" in str(exe.llvm_module)
+        np.testing.assert_allclose(exe["main"](a, b), want, rtol=0, atol=atol)
+
+
+def test_successive_products_share_one_panel_buffer() -> None:
+    """The panels of a chain of products (x @ w1 @ w2 @ w3 @ w4) are never
+    held at once: one stack buffer serves them all, so the frame does not
+    grow with depth; the chain matches float64."""
+    t = "tensor<128x1024xf32>"
+    w = "tensor<1024x1024xf32>"
+    lines, prev = [], "%x"
+    for i in range(1, 5):
+        lines.append(f"%h{i} = relax.matmul {prev}, %w{i} : {t}, {w} -> {t}")
+        prev = f"%h{i}"
+    params = ", ".join(f"%w{i}: {w}" for i in range(1, 5))
+    src = (f"func.func @main(%x: {t}, {params}) -> {t} {{\n"
+           f"  %r = relax.dataflow -> ({t}) {{\n    " + "\n    ".join(lines) +
+           f"\n    relax.output {prev} : {t}\n  }}\n  return %r : {t}\n}}")
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((128, 1024)).astype(np.float32)
+    ws = [(rng.standard_normal((1024, 1024)) / 32).astype(np.float32) for _ in range(4)]
+    want = x.astype(np.float64)
+    for wi in ws:
+        want = want @ wi.astype(np.float64)
+    exe = relax_mlir.compile(src)
+    assert str(exe.llvm_module).count("llvm.alloca") == 1
+    np.testing.assert_allclose(exe["main"](x, *ws), want, rtol=0,
+                               atol=1e-4 * float(np.max(np.abs(want))))
+
+
 ABT = """
 func.func @main(%a: tensor<{m}x{k}x{t}>, %b: tensor<{n}x{k}x{t}>) -> tensor<{m}x{n}x{t}> {{
   %r = relax.dataflow -> (tensor<{m}x{n}x{t}>) {{

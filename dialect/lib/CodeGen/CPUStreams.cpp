@@ -1,12 +1,15 @@
 //===- CPUStreams.cpp - prefetches and streaming stores of register tiles -===//
 //
-// Two memory hints for the loops that relax-cpu-tile and relax-cpu-vectorize
-// make, applied by relax-cpu-lower-vectors after bufferization (where the
-// addresses are memref indices):
+// Memory layouts and hints for the loops that relax-cpu-tile and
+// relax-cpu-vectorize make, applied by relax-cpu-lower-vectors after
+// bufferization (where the addresses are memref indices):
 //
+//  - The rows that several register tiles' reduction loops read one per
+//    step, far apart (the rhs of x @ w), are copied once into a contiguous
+//    local panel on the stack, which those loops then read instead.
 //  - A register tile's reduction loop (an scf.for carrying vectors) that
-//    reads rows far apart, one per step (the rhs of x @ w: rows of 4 KiB),
-//    gets software prefetches of the rows `distance` steps ahead. The
+//    still reads rows far apart, one per step (rows of 4 KiB, each on a page
+//    of its own), gets software prefetches of the rows `distance` steps ahead. The
 //    hardware prefetchers follow a stream within a page; these rows are each
 //    on a page of their own, and the cache sets they map to are too few to
 //    keep the panel in L1, so every step waited for L2 or memory.
@@ -19,8 +22,10 @@
 
 #include "relax-mlir/CodeGen/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -117,6 +122,313 @@ static void forEachLine(OpBuilder &b, Location loc, ValueRange indices, VectorTy
       fn(at);
     }
   });
+}
+
+/// A row index `iv + base` of a loop with induction variable `iv`: `base` is
+/// `map` applied to `operands`, every one defined outside the loop (the slot
+/// of `iv`, which `map` does not use, holds null).
+struct RowBase {
+  AffineMap map;
+  SmallVector<Value> operands;
+  bool operator==(const RowBase &o) const { return map == o.map && operands == o.operands; }
+};
+
+/// `index` as `iv + base` in `loop`, if it is that.
+static std::optional<RowBase> rowBase(Value index, scf::ForOp loop) {
+  MLIRContext *ctx = loop.getContext();
+  Value iv = loop.getInductionVar();
+  if (index == iv)
+    return RowBase{AffineMap::get(0, 0, getAffineConstantExpr(0, ctx)), {}};
+  if (auto add = index.getDefiningOp<arith::AddIOp>()) {
+    for (auto [a, b] : {std::pair{add.getLhs(), add.getRhs()}, {add.getRhs(), add.getLhs()}})
+      if (a == iv && loop.isDefinedOutsideOfLoop(b))
+        return RowBase{AffineMap::get(0, 1, getAffineSymbolExpr(0, ctx)), {b}};
+    return std::nullopt;
+  }
+  auto apply = index.getDefiningOp<affine::AffineApplyOp>();
+  if (!apply)
+    return std::nullopt;
+  AffineMap map = apply.getAffineMap();
+  RowBase base;
+  std::optional<AffineExpr> ivExpr;
+  for (auto [i, operand] : llvm::enumerate(apply.getMapOperands())) {
+    if (operand == iv) {
+      if (ivExpr)
+        return std::nullopt;
+      ivExpr = i < map.getNumDims()
+                   ? getAffineDimExpr(i, ctx)
+                   : getAffineSymbolExpr(i - map.getNumDims(), ctx);
+      base.operands.push_back(nullptr);
+    } else if (loop.isDefinedOutsideOfLoop(operand)) {
+      base.operands.push_back(operand);
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!ivExpr)
+    return std::nullopt;
+  AffineExpr row = map.getResult(0);
+  AffineExpr rest = row.replace(*ivExpr, getAffineConstantExpr(0, ctx));
+  if (simplifyAffineExpr(row - rest, map.getNumDims(), map.getNumSymbols()) != *ivExpr)
+    return std::nullopt;
+  base.map = AffineMap::get(map.getNumDims(), map.getNumSymbols(), rest);
+  return base;
+}
+
+namespace {
+/// A read of a register tile's reduction loop that takes one row per step
+/// of a buffer whose rows are far apart.
+struct StridedRowRead {
+  vector::TransferReadOp read;
+  scf::ForOp loop;
+  unsigned rowIndex;
+  RowBase base;
+  int64_t lb, ub;
+
+  /// Whether `other` reads the same rows of the same buffer.
+  bool sameRows(StridedRowRead &other) {
+    if (read.getBase() != other.read.getBase() || rowIndex != other.rowIndex ||
+        !(base == other.base) || lb != other.lb || ub != other.ub ||
+        read.getVectorType() != other.read.getVectorType())
+      return false;
+    for (auto [i, a, b] : llvm::enumerate(read.getIndices(), other.read.getIndices()))
+      if (i != rowIndex && a != b)
+        return false;
+    return true;
+  }
+};
+} // namespace
+
+/// The reads of register-tile loop `loop` that a local panel can take: a
+/// vector of one row, at least `minRowBytes` from the next row, chosen by
+/// the loop's step (`iv + base`), everything else fixed in the loop.
+static void stridedRowReads(scf::ForOp loop, int64_t minRowBytes,
+                            SmallVectorImpl<StridedRowRead> &found) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  if (!lb || !ub || *ub <= *lb)
+    return;
+  for (auto read : loop.getBody()->getOps<vector::TransferReadOp>()) {
+    auto type = dyn_cast<MemRefType>(read.getBase().getType());
+    VectorType vector = read.getVectorType();
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!type || vector.getRank() != 1 || type.getRank() < 2 || read.hasOutOfBoundsDim() ||
+        !read.getPermutationMap().isMinorIdentity() || read.getMask() ||
+        !loop.isDefinedOutsideOfLoop(read.getBase()) ||
+        !loop.isDefinedOutsideOfLoop(read.getPadding()) ||
+        failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+      continue;
+    std::optional<unsigned> rowIndex;
+    bool fixed = true;
+    for (auto [i, index] : llvm::enumerate(read.getIndices())) {
+      if (loop.isDefinedOutsideOfLoop(index))
+        continue;
+      if (rowIndex || i + 1 == read.getIndices().size())
+        fixed = false;
+      rowIndex = i;
+    }
+    if (!fixed || !rowIndex || ShapedType::isDynamic(strides[*rowIndex]) ||
+        strides[*rowIndex] * type.getElementTypeBitWidth() / 8 < minRowBytes)
+      continue;
+    std::optional<RowBase> base = rowBase(read.getIndices()[*rowIndex], loop);
+    if (!base)
+      continue;
+    found.push_back({read, loop, *rowIndex, std::move(*base), *lb, *ub});
+  }
+}
+
+/// Rows of at least this many bytes apart are far apart: a stream of them
+/// crosses a page every one or two rows (the hardware prefetchers stop at
+/// pages) and maps to few L1 sets.
+static constexpr int64_t kFarRowBytes = 2048;
+
+void mlir::relax::packStridedPanels(func::FuncOp func, int64_t maxBytes, int64_t minUses) {
+  if (maxBytes <= 0)
+    return;
+  SmallVector<StridedRowRead> reads;
+  for (scf::ForOp loop : registerTileLoops(func))
+    stridedRowReads(loop, kFarRowBytes, reads);
+  DominanceInfo dominance(func);
+  // Where a panel is made: before the outermost loop around the tile loop
+  // that does not define anything the read's rows depend on.
+  auto panelPoint = [](StridedRowRead &r) {
+    Operation *point = r.loop;
+    SmallVector<Value> fixed;
+    for (auto [i, index] : llvm::enumerate(r.read.getIndices()))
+      if (i != r.rowIndex)
+        fixed.push_back(index);
+    for (Value v : r.base.operands)
+      if (v)
+        fixed.push_back(v);
+    fixed.push_back(r.read.getBase());
+    while (auto parent = dyn_cast<scf::ForOp>(point->getParentOp())) {
+      if (!llvm::all_of(fixed, [&](Value v) { return parent.isDefinedOutsideOfLoop(v); }))
+        break;
+      point = parent;
+    }
+    return point;
+  };
+  // Tile loops run per panel: the trips of the loops between them.
+  auto runs = [](scf::ForOp loop, Operation *point) {
+    int64_t n = 1;
+    for (Operation *op = loop->getParentOp(); op && op != point->getParentOp();
+         op = op->getParentOp())
+      if (auto outer = dyn_cast<scf::ForOp>(op)) {
+        std::optional<int64_t> lb = getConstantIntValue(outer.getLowerBound());
+        std::optional<int64_t> ub = getConstantIntValue(outer.getUpperBound());
+        std::optional<int64_t> step = getConstantIntValue(outer.getStep());
+        if (lb && ub && step && *step > 0)
+          n *= llvm::divideCeil(*ub - *lb, *step);
+      }
+    return n;
+  };
+
+  // The panels to make: which reads each serves, from where to where.
+  struct Panel {
+    SmallVector<size_t> group;
+    Operation *first, *last;
+    Block *scope;
+    MemRefType type;
+    int64_t bytes;
+    size_t slot = 0;
+  };
+  SmallVector<Panel> panels;
+  llvm::DenseSet<Operation *> done;
+  for (size_t i = 0; i < reads.size(); ++i) {
+    if (done.contains(reads[i].read))
+      continue;
+    // The reads of the same rows that a panel made in the same block serves.
+    Operation *first = panelPoint(reads[i]);
+    Operation *last = first;
+    SmallVector<size_t> group;
+    int64_t uses = 0;
+    for (size_t j = i; j < reads.size(); ++j) {
+      if (done.contains(reads[j].read) || !reads[i].sameRows(reads[j]))
+        continue;
+      Operation *point = panelPoint(reads[j]);
+      if (point->getBlock() != first->getBlock())
+        continue;
+      if (point->isBeforeInBlock(first))
+        first = point;
+      if (last->isBeforeInBlock(point))
+        last = point;
+      group.push_back(j);
+      uses += runs(reads[j].loop, point);
+    }
+    // (Every value the rows depend on must be there before the first.)
+    StridedRowRead &r = reads[i];
+    SmallVector<Value> needed(r.read.getIndices());
+    needed.erase(needed.begin() + r.rowIndex);
+    for (Value v : r.base.operands)
+      if (v)
+        needed.push_back(v);
+    VectorType vector = r.read.getVectorType();
+    int64_t rows = r.ub - r.lb;
+    int64_t bytes = rows * vector.getNumElements() * vector.getElementTypeBitWidth() / 8;
+    if (uses < minUses || bytes > maxBytes ||
+        !llvm::all_of(needed, [&](Value v) { return dominance.properlyDominates(v, first); }))
+      continue;
+    // Nothing from the copy to the last read may write the rows (an
+    // elementwise op computed in place into the buffer between two
+    // contractions that read it).
+    llvm::SmallPtrSet<Value, 8> rowBuffers = bufferAliases(r.read.getBase());
+    SmallVector<Operation *> frees;
+    if (llvm::any_of(llvm::make_range(first->getIterator(), std::next(last->getIterator())),
+                     [&](Operation &op) { return mayWriteBuffers(&op, rowBuffers, frees); }) ||
+        !frees.empty())
+      continue;
+    for (size_t j : group)
+      done.insert(reads[j].read);
+    // On the stack of the thread that runs the block: the body of the
+    // enclosing parallel loop, else the function's entry.
+    Block *scope = &func.getBody().front();
+    for (Operation *op = first->getParentOp(); op != func; op = op->getParentOp())
+      if (op->hasAttr(kParallelLoopAttr)) {
+        scope = &op->getRegion(0).front();
+        break;
+      }
+    panels.push_back({std::move(group), first, last, scope,
+                      MemRefType::get({rows, vector.getNumElements()}, vector.getElementType()),
+                      bytes});
+  }
+
+  // Panels share stack buffers (slots) unless the ops of their scope that
+  // hold them overlap: a step of a deep MLP has a panel per contraction,
+  // and one buffer for each would sum to megabytes on one frame.
+  struct Slot {
+    Block *scope;
+    int64_t bytes = 0;
+    SmallVector<std::pair<Operation *, Operation *>> spans;
+    Value buffer;
+  };
+  SmallVector<Slot> slots;
+  auto topLevel = [](Operation *op, Block *scope) {
+    while (op->getBlock() != scope)
+      op = op->getParentOp();
+    return op;
+  };
+  for (Panel &panel : panels) {
+    Operation *from = topLevel(panel.first, panel.scope);
+    Operation *to = topLevel(panel.last, panel.scope);
+    auto disjoint = [&](std::pair<Operation *, Operation *> span) {
+      return to->isBeforeInBlock(span.first) || span.second->isBeforeInBlock(from);
+    };
+    panel.slot = llvm::find_if(slots, [&](Slot &slot) {
+                   return slot.scope == panel.scope && llvm::all_of(slot.spans, disjoint);
+                 }) - slots.begin();
+    if (panel.slot == slots.size())
+      slots.push_back({panel.scope});
+    Slot &slot = slots[panel.slot];
+    slot.bytes = std::max(slot.bytes, panel.bytes);
+    slot.spans.push_back({from, to});
+  }
+  for (Slot &slot : slots) {
+    OpBuilder b = OpBuilder::atBlockBegin(slot.scope);
+    auto type = MemRefType::get({slot.bytes}, b.getI8Type());
+    slot.buffer = memref::AllocaOp::create(b, func.getLoc(), type, ValueRange{},
+                                           b.getI64IntegerAttr(64));
+  }
+
+  for (Panel &p : panels) {
+    StridedRowRead &r = reads[p.group.front()];
+    VectorType vector = r.read.getVectorType();
+    int64_t rows = p.type.getDimSize(0);
+    Location loc = r.read.getLoc();
+    // The copy, row by row, before the first loop that reads it.
+    OpBuilder b(p.first);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value panel = memref::ViewOp::create(b, loc, p.type, slots[p.slot].buffer, zero, ValueRange{});
+    SmallVector<Value> baseOperands;
+    for (Value v : r.base.operands)
+      baseOperands.push_back(v ? v : zero);
+    Value base = affine::AffineApplyOp::create(b, loc, r.base.map, baseOperands);
+    auto copy = scf::ForOp::create(b, loc, zero, arith::ConstantIndexOp::create(b, loc, rows),
+                                   arith::ConstantIndexOp::create(b, loc, 1));
+    {
+      OpBuilder in = OpBuilder::atBlockBegin(copy.getBody());
+      Value k = copy.getInductionVar();
+      SmallVector<Value> from(r.read.getIndices());
+      from[r.rowIndex] = offsetIndex(in, loc, arith::AddIOp::create(in, loc, base, k), r.lb);
+      Value row = vector::TransferReadOp::create(in, loc, vector, r.read.getBase(), from,
+                                                 r.read.getPadding(), ArrayRef<bool>{true});
+      vector::TransferWriteOp::create(in, loc, row, panel, ValueRange{k, zero},
+                                      ArrayRef<bool>{true});
+    }
+    // Each read takes its row from the panel.
+    for (size_t j : p.group) {
+      StridedRowRead &use = reads[j];
+      OpBuilder at(use.read);
+      Value k = use.loop.getInductionVar();
+      if (use.lb != 0)
+        k = arith::SubIOp::create(at, loc, k, arith::ConstantIndexOp::create(at, loc, use.lb));
+      Value pzero = arith::ConstantIndexOp::create(at, loc, 0);
+      Value row = vector::TransferReadOp::create(at, loc, vector, panel, ValueRange{k, pzero},
+                                                 use.read.getPadding(), ArrayRef<bool>{true});
+      use.read.replaceAllUsesWith(row);
+      use.read.erase();
+    }
+  }
 }
 
 void mlir::relax::prefetchStridedReads(func::FuncOp func, int64_t distance) {

@@ -110,51 +110,6 @@ bool isHostOnly(Operation *op) {
          op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<OpTrait::ConstantLike>();
 }
 
-/// `buffer`'s root allocation (through views) and every view of that root.
-llvm::SmallPtrSet<Value, 8> aliases(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  llvm::SmallPtrSet<Value, 8> found{buffer};
-  SmallVector<Value> pending{buffer};
-  while (!pending.empty()) {
-    Value value = pending.pop_back_val();
-    for (Operation *user : value.getUsers())
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user))
-        if (view.getViewSource() == value && found.insert(view->getResult(0)).second)
-          pending.push_back(view->getResult(0));
-  }
-  return found;
-}
-
-/// Whether `op` (or an op nested in it) may write or free one of `buffers`;
-/// a top-level dealloc of one of them is collected in `deallocs` instead.
-bool mayWrite(Operation *op, const llvm::SmallPtrSet<Value, 8> &buffers,
-              SmallVectorImpl<Operation *> &deallocs) {
-  if (isa<gpu::DeallocOp, memref::DeallocOp>(op) && buffers.contains(op->getOperand(0))) {
-    deallocs.push_back(op);
-    return false;
-  }
-  WalkResult result = op->walk([&](Operation *nested) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
-    if (!effects) {
-      // Region ops (loops, ifs) are decided by their bodies.
-      return nested->getNumRegions() > 0 || isMemoryEffectFree(nested) ? WalkResult::advance()
-                                                                       : WalkResult::interrupt();
-    }
-    SmallVector<MemoryEffects::EffectInstance> instances;
-    effects.getEffects(instances);
-    for (const MemoryEffects::EffectInstance &effect : instances) {
-      if (!isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
-        continue;
-      Value target = effect.getValue();
-      if (!target || buffers.contains(target))
-        return WalkResult::interrupt(); // unknown target, or one of ours
-    }
-    return WalkResult::advance();
-  });
-  return result.wasInterrupted();
-}
-
 bool isHostOnly(Operation *op);
 
 /// The op of `block` that holds `op` (or `op` itself).
@@ -196,10 +151,10 @@ void sinkScalars(Block &block) {
         if (last->isBeforeInBlock(top))
           last = top;
       }
-      llvm::SmallPtrSet<Value, 8> buffers = aliases(load.getMemRef());
+      llvm::SmallPtrSet<Value, 8> buffers = relax::bufferAliases(load.getMemRef());
       bool written = false;
       for (Operation *it = op->getNextNode(); !written; it = it->getNextNode()) {
-        written = mayWrite(it, buffers, deallocs);
+        written = relax::mayWriteBuffers(it, buffers, deallocs);
         if (it == last)
           break;
       }

@@ -12,6 +12,7 @@
 #include "relax-mlir/CodeGen/Passes.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::relax {
 #define GEN_PASS_DEF_EARLYDEALLOCPASS
@@ -175,3 +176,45 @@ struct ResultsInPlacePass : relax::impl::ResultsInPlacePassBase<ResultsInPlacePa
   }
 };
 } // namespace
+
+llvm::SmallPtrSet<Value, 8> mlir::relax::bufferAliases(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  llvm::SmallPtrSet<Value, 8> found{buffer};
+  SmallVector<Value> pending{buffer};
+  while (!pending.empty()) {
+    Value value = pending.pop_back_val();
+    for (Operation *user : value.getUsers())
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+        if (view.getViewSource() == value && found.insert(view->getResult(0)).second)
+          pending.push_back(view->getResult(0));
+  }
+  return found;
+}
+
+bool mlir::relax::mayWriteBuffers(Operation *op, const llvm::SmallPtrSet<Value, 8> &buffers,
+              SmallVectorImpl<Operation *> &deallocs) {
+  if (isa<gpu::DeallocOp, memref::DeallocOp>(op) && buffers.contains(op->getOperand(0))) {
+    deallocs.push_back(op);
+    return false;
+  }
+  WalkResult result = op->walk([&](Operation *nested) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (!effects) {
+      // Region ops (loops, ifs) are decided by their bodies.
+      return nested->getNumRegions() > 0 || isMemoryEffectFree(nested) ? WalkResult::advance()
+                                                                       : WalkResult::interrupt();
+    }
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      if (!isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
+        continue;
+      Value target = effect.getValue();
+      if (!target || buffers.contains(target))
+        return WalkResult::interrupt(); // unknown target, or one of ours
+    }
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}

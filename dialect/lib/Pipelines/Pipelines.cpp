@@ -148,8 +148,10 @@ void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
     ConvertSCFToOpenMPPassOptions omp;
     omp.numThreads = options.numThreads;
     pm.addPass(createConvertSCFToOpenMPPass(omp));
-    // Inlines the memref.alloca_scope around each loop body (the bodies
-    // allocate nothing on the stack), which scf-to-cf would otherwise break.
+    // The loop bodies' stack buffers become the threads'; then the
+    // memref.alloca_scope around each body, empty of allocations, is inlined
+    // (scf-to-cf would otherwise break it).
+    pm.addNestedPass<func::FuncOp>(createCPUThreadBuffersPass());
     pm.addPass(createCanonicalizerPass());
   }
   pm.addPass(createLowerAffinePass());

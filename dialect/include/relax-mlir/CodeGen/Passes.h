@@ -76,6 +76,25 @@ bool fusionDuplicatesNoWork(OpOperand *fused);
 /// the two computes a tensor (nothing is held longer than before).
 bool fusionKeepsPeakMemory(OpOperand *fused);
 
+/// `buffer`'s root allocation (through views) and every view of that root.
+llvm::SmallPtrSet<Value, 8> bufferAliases(Value buffer);
+
+/// Whether `op` (or an op nested in it) may write or free one of `buffers`;
+/// a top-level dealloc of one of them is collected in `deallocs` instead.
+bool mayWriteBuffers(Operation *op, const llvm::SmallPtrSet<Value, 8> &buffers,
+                     SmallVectorImpl<Operation *> &deallocs);
+
+/// The attribute that relax-cpu-tile puts on the tile loops whose iterations
+/// may run on separate threads (relax-cpu-parallelize makes them scf.parallel).
+inline constexpr llvm::StringLiteral kParallelLoopAttr = "relax.parallel";
+
+/// Copies of the rows that register-tile reduction loops read one per step,
+/// far apart (the rhs of x @ w: rows a page apart), into a contiguous local
+/// panel, made once where every tile that reads the same rows can use it, when
+/// the panel takes at most `maxBytes` and at least `minUses` tile loops read
+/// it. Nothing when `maxBytes` <= 0.
+void packStridedPanels(func::FuncOp func, int64_t maxBytes, int64_t minUses);
+
 /// Software prefetches, `distance` steps ahead, of the rows that register-tile
 /// reduction loops (scf.for carrying vectors) read one per step, far apart
 /// (not one contiguous stream). Nothing when `distance` <= 0.

@@ -107,6 +107,11 @@ def CPULowerVectorsPass : Pass<"relax-cpu-lower-vectors", "::mlir::func::FuncOp"
     to 0).
   }];
   let options = [
+    Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"131072",
+           "Largest local panel (in bytes) into which the rows that a "
+           "reduction loop reads one per step, 2 KiB or more apart (the rhs "
+           "rows of x @ w), are copied once for all the register tiles that "
+           "read them; 0: no panels">,
     Option<"prefetchDistance", "prefetch-distance", "int64_t", /*default=*/"4",
            "Steps ahead that a reduction loop prefetches the rows it reads one "
            "per step when they are not one contiguous stream (the rhs rows of "
@@ -119,7 +124,8 @@ def CPULowerVectorsPass : Pass<"relax-cpu-lower-vectors", "::mlir::func::FuncOp"
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::math::MathDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::linalg::LinalgDialect", "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::linalg::LinalgDialect", "::mlir::LLVM::LLVMDialect",
+                           "::mlir::affine::AffineDialect", "::mlir::scf::SCFDialect"];
 }
 
 def CPUParallelizePass : Pass<"relax-cpu-parallelize", "::mlir::func::FuncOp"> {
@@ -132,6 +138,24 @@ def CPUParallelizePass : Pass<"relax-cpu-parallelize", "::mlir::func::FuncOp"> {
     sequential.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def CPUThreadBuffersPass : Pass<"relax-cpu-thread-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Allocate the stack buffers of a parallel loop body once per thread";
+  let description = [{
+    Runs right after `convert-scf-to-openmp`, which wraps the body of each
+    parallel loop in a `memref.alloca_scope` (its stack is released at the end
+    of every iteration). A fixed-size `memref.alloca` at the top of such a
+    body (the local panels of `relax-cpu-lower-vectors`) moves to the entry
+    of the enclosing `omp.parallel` region, which each thread of the team runs
+    once: every thread has its own buffer, and the iterations it runs, one
+    after the other, reuse it. The scope is then empty of allocations and
+    canonicalization inlines it (`scf-to-cf` would otherwise give it several
+    blocks, which `memref.alloca_scope` does not allow). An alloca's contents
+    are undefined when it is made, so the buffer that the thread's previous
+    iteration left behind serves as well as a fresh one.
+  }];
+  let dependentDialects = ["::mlir::omp::OpenMPDialect", "::mlir::memref::MemRefDialect"];
 }
 
 def EarlyDeallocPass : Pass<"relax-early-dealloc", "::mlir::func::FuncOp"> {
