@@ -159,6 +159,39 @@ def test_large_results_stored_non_temporally_hold_the_product(n: int, read_back:
         np.testing.assert_allclose(got, want, rtol=0, atol=atol)
 
 
+
+@pytest.mark.parametrize("offset", [0, 4, 16, 32])
+def test_streamed_rows_at_any_alignment_hold_the_product(offset: int, tmp_path: Any) -> None:
+    """The non-temporal row stores of a streamed result are whole vectors
+    (alignment 64) only at addresses that are multiples of 64, checked per
+    row: rows of 1028 floats lie 4112 bytes apart, so every fourth row of a
+    buffer is aligned; an exported library called with result memory at
+    each offset from 64 bytes holds the product in every row."""
+    n = 1028
+    src = OUTER.format(n=n, rtype=f"tensor<{n}x{n}xf32>", body=f"relax.output %p : tensor<{n}x{n}xf32>")
+    exe = relax_mlir.compile(src)
+    llvm = str(exe.llvm_module)
+    assert "{alignment = 64 : i64, nontemporal} : vector<64xf32>" in llvm
+    assert "{alignment = 4 : i64, nontemporal} : vector<64xf32>" in llvm
+    lib = relax_mlir.runtime.load(exe.export(str(tmp_path / "streamed.so")))
+    addresses = []
+
+    def shifted(nbytes: int) -> np.ndarray:
+        raw = np.empty(nbytes + 128, np.uint8)
+        start = (-raw.ctypes.data) % 64 + offset
+        addresses.append(raw.ctypes.data + start)
+        return raw[start:start + nbytes]
+
+    lib._pool_bytes = shifted  # type: ignore[method-assign]
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((128, n)).astype(np.float32)
+    g = rng.standard_normal((128, n)).astype(np.float32)
+    want = x.T.astype(np.float64) @ g.astype(np.float64)
+    got = lib["main"](x, g)
+    assert addresses and addresses[0] % 64 == offset and got.ctypes.data == addresses[0]
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-4 * float(np.max(np.abs(want))))
+
+
 MATMUL = """
 func.func @main(%a: tensor<{m}x{k}x{t}>, %b: tensor<{k}x{n}x{t}>) -> tensor<{m}x{n}x{t}> {{
   %r = relax.dataflow -> (tensor<{m}x{n}x{t}>) {{

@@ -16,7 +16,8 @@
 //  - A register tile stored into a large result buffer that the function
 //    never reads back is stored non-temporally: no read of each line before
 //    it is overwritten (the gradients of a deep MLP are 32 MiB per step, more
-//    than the caches keep).
+//    than the caches keep); whole vectors where the row's address, checked
+//    at run time, allows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -491,6 +492,29 @@ void mlir::relax::prefetchStridedReads(func::FuncOp func, int64_t distance) {
   }
 }
 
+/// The alignment up to which non-temporal row stores are whole vectors
+/// (movntps needs its address aligned to the vector; LLVM emits movnti, 8
+/// bytes and two extracts at a time, for a store of unknown alignment).
+static constexpr int64_t kStreamAlignment = 64;
+
+/// Whether the address of element `at` of the buffer described by `layout`
+/// (whose aligned pointer is `pointer`, elements of `bytes` bytes) is a
+/// multiple of `align`.
+static Value addressAligned(OpBuilder &b, Location loc, Value pointer,
+                            memref::ExtractStridedMetadataOp layout, ArrayRef<Value> at,
+                            int64_t bytes, int64_t align) {
+  Value linear = layout.getOffset();
+  for (auto [index, stride] : llvm::zip_equal(at, layout.getStrides()))
+    linear = arith::AddIOp::create(b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
+  Value address = arith::AddIOp::create(
+      b, loc, pointer,
+      arith::MulIOp::create(b, loc, linear, arith::ConstantIndexOp::create(b, loc, bytes)));
+  Value low = arith::AndIOp::create(b, loc, address,
+                                    arith::ConstantIndexOp::create(b, loc, align - 1));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low,
+                               arith::ConstantIndexOp::create(b, loc, 0));
+}
+
 /// The function argument that `buffer` is a view of, if any.
 static BlockArgument viewedArgument(Value buffer, func::FuncOp func) {
   while (Operation *def = buffer.getDefiningOp()) {
@@ -551,10 +575,36 @@ void mlir::relax::streamLargeResults(func::FuncOp func, int64_t minBytes) {
     OpBuilder b(write);
     Location loc = write.getLoc();
     // One non-temporal vector.store per row of the tile.
-    forEachRow(b, loc, write.getIndices(), write.getVectorType().getShape(),
+    VectorType vector = write.getVectorType();
+    int64_t rowBytes = vector.getShape().back() * vector.getElementTypeBitWidth() / 8;
+    int64_t align = std::min<int64_t>(kStreamAlignment, rowBytes & -rowBytes);
+    Value base = write.getBase();
+    memref::ExtractStridedMetadataOp layout;
+    Value pointer;
+    if (align >= 16) {
+      layout = memref::ExtractStridedMetadataOp::create(b, loc, base);
+      pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, base);
+    }
+    forEachRow(b, loc, write.getIndices(), vector.getShape(),
                [&](ArrayRef<int64_t> position, ArrayRef<Value> at) {
                  Value row = vector::ExtractOp::create(b, loc, write.getValueToStore(), position);
-                 vector::StoreOp::create(b, loc, row, write.getBase(), at, /*nontemporal=*/true);
+                 if (!layout) {
+                   vector::StoreOp::create(b, loc, row, base, at, /*nontemporal=*/true);
+                   return;
+                 }
+                 Value aligned = addressAligned(b, loc, pointer, layout, at,
+                                                vector.getElementTypeBitWidth() / 8, align);
+                 scf::IfOp::create(
+                     b, loc, aligned,
+                     [&](OpBuilder &then, Location at0) {
+                       vector::StoreOp::create(then, at0, row, base, at, /*nontemporal=*/true,
+                                               llvm::MaybeAlign(align));
+                       scf::YieldOp::create(then, at0);
+                     },
+                     [&](OpBuilder &other, Location at0) {
+                       vector::StoreOp::create(other, at0, row, base, at, /*nontemporal=*/true);
+                       scf::YieldOp::create(other, at0);
+                     });
                });
     // Non-temporal stores are not ordered with later stores: a fence after
     // the loop nest, so that whoever reads the result next sees it. (When

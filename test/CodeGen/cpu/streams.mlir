@@ -64,7 +64,9 @@ func.func @rows_far_apart(%x: memref<128x1024xf32>, %w: memref<1024x1024xf32>, %
 // x^T @ g into a 4 MiB result that is only written: the x^T column (6
 // floats of a row 4 KiB from the last) is prefetched; the packed panel of g
 // (rows of 64 floats one after the other) is one stream and is not; the tile
-// rows are stored non-temporally, and a fence follows the loop nest.
+// rows are stored non-temporally, and a fence follows the loop nest. Each
+// row store checks its address: a multiple of 64 takes the whole-vector
+// store (alignment 64: movntps), any other the element-wise one (movnti).
 // CHECK-LABEL: func.func @streamed_result(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<128x1024xf32>, %[[P:[a-z0-9]+]]: memref<16x128x64xf32>, %[[OUT:[a-z0-9]+]]: memref<1024x1024xf32>
 // CHECK:         scf.for
@@ -74,10 +76,25 @@ func.func @rows_far_apart(%x: memref<128x1024xf32>, %w: memref<1024x1024xf32>, %
 // CHECK:               memref.prefetch %[[X]][%[[AHEAD]], %[[I]]], read, locality<3>, data
 // CHECK-NOT:           memref.prefetch
 // CHECK:               scf.yield
-// CHECK-COUNT-6:     vector.store {{.*}}, %[[OUT]][{{.*}}] {nontemporal = true} : memref<1024x1024xf32>, vector<64xf32>
-// CHECK-NOT:         vector.transfer_write
-// CHECK:           }
-// CHECK:         }
+// CHECK:           %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK:           %[[ROW:.*]] = vector.extract %{{.*}}[0] : vector<64xf32> from vector<6x64xf32>
+// CHECK:           %[[LIN:.*]] = arith.muli %[[I]], %c1024
+// CHECK:           %[[EL:.*]] = arith.addi %[[LIN]], %[[J:[a-z0-9]+]] : index
+// CHECK:           %[[BYTES:.*]] = arith.muli %[[EL]], %c4
+// CHECK:           %[[ADDR:.*]] = arith.addi %[[PTR]], %[[BYTES]]
+// CHECK:           %[[LOW:.*]] = arith.andi %[[ADDR]], %c63
+// CHECK:           %[[OK:.*]] = arith.cmpi eq, %[[LOW]], %c0
+// CHECK:           scf.if %[[OK]] {
+// CHECK-NEXT:        vector.store %[[ROW]], %[[OUT]][%[[I]], %[[J]]] {alignment = 64 : i64, nontemporal = true} : memref<1024x1024xf32>, vector<64xf32>
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        vector.store %[[ROW]], %[[OUT]][%[[I]], %[[J]]] {nontemporal = true} : memref<1024x1024xf32>, vector<64xf32>
+// CHECK-NEXT:      }
+// CHECK-COUNT-5:   vector.store {{.*}}, %[[OUT]][{{.*}}] {alignment = 64 : i64, nontemporal = true} : memref<1024x1024xf32>, vector<64xf32>
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        vector.store {{.*}}, %[[OUT]][{{.*}}] {nontemporal = true} : memref<1024x1024xf32>, vector<64xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
 // CHECK-NEXT:    llvm.fence seq_cst
 // CHECK-NEXT:    return
 // OFF-LABEL: func.func @streamed_result(
