@@ -12,6 +12,7 @@ uses for vectors of tanh, erf and exp are checked against float64 math.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -259,6 +260,83 @@ func.func @main(%a: tensor<{m}x{k}x{t}>, %b: tensor<{n}x{k}x{t}>) -> tensor<{m}x
   }}
   return %r : tensor<{m}x{n}x{t}>
 }}"""
+
+
+PERMUTE = """
+func.func @main(%x: tensor<{src}>) -> tensor<{dst}> {{
+  %r = relax.dataflow -> (tensor<{dst}>) {{
+    %y = relax.permute_dims %x {{axes = array<i64: {axes}>}} : tensor<{src}> -> tensor<{dst}>
+    relax.output %y : tensor<{dst}>
+  }}
+  return %r : tensor<{dst}>
+}}"""
+
+
+@pytest.mark.parametrize("shape, axes, dtype, squares", [
+    ((128, 1024), (1, 0), np.float32, True),    # 16x16 tiles, shuffle transposes
+    ((48, 32), (1, 0), np.int32, True),         # 32-bit integers alike
+    ((64, 40), (1, 0), np.float64, True),       # 8x8 tiles of doubles
+    ((3, 32, 48), (0, 2, 1), np.float32, True),  # the last two of three
+    ((32, 5, 48), (2, 1, 0), np.float32, True),  # outermost and innermost
+    ((48, 40), (1, 0), np.float32, False),      # 40: not a multiple of 16
+    ((64, 32), (1, 0), np.float16, True),       # 16x16 of 32 lanes
+    ((17, 33, 5), (2, 0, 1), np.float32, False),
+])
+def test_transposing_copies_move_every_element(shape: tuple[int, ...], axes: tuple[int, ...],
+                                               dtype: Any, squares: bool) -> None:
+    """A materialized transpose runs in square tiles (rows of the input
+    transposed in registers) when both loops it swaps are multiples of the
+    tile, element by element otherwise: every element lands where numpy's
+    transpose puts it."""
+    t = {np.float32: "f32", np.float64: "f64", np.int32: "i32", np.float16: "f16"}[dtype]
+    dst = tuple(shape[a] for a in axes)
+    src = PERMUTE.format(src="x".join(map(str, shape)) + "x" + t,
+                         dst="x".join(map(str, dst)) + "x" + t, axes=", ".join(map(str, axes)))
+    vector = str(relax_mlir.lower(src, "vector"))
+    side = 8 if dtype == np.float64 else 16
+    square = re.search(rf"vector\.transpose .* : vector<(1x)*{side}x(1x)*{side}x{t}>", vector)
+    assert (square is not None) == squares
+    rng = np.random.default_rng(6)
+    x = (rng.standard_normal(shape) * 100).astype(dtype)
+    np.testing.assert_array_equal(relax_mlir.compile(src)["main"](x), np.transpose(x, axes))
+
+
+TRANSPOSED_LHS = """
+func.func @main(%h: tensor<{k}x{m}x{t}>, %g: tensor<{k}x{n}x{t}>) -> tensor<{m}x{n}x{t}> {{
+  %r = relax.dataflow -> (tensor<{m}x{n}x{t}>) {{
+    %ht = relax.permute_dims %h {{axes = array<i64: 1, 0>}} : tensor<{k}x{m}x{t}> -> tensor<{m}x{k}x{t}>
+    %p = relax.matmul %ht, %g : tensor<{m}x{k}x{t}>, tensor<{k}x{n}x{t}> -> tensor<{m}x{n}x{t}>
+    relax.output %p : tensor<{m}x{n}x{t}>
+  }}
+  return %r : tensor<{m}x{n}x{t}>
+}}"""
+
+
+@pytest.mark.parametrize("k, m, n, dtype, copied", [
+    (128, 1024, 1024, np.float32, True),  # the deep MLP's weight gradient
+    (16, 1030, 256, np.float32, False),   # rows 4120 bytes apart: all L1 sets
+    (16, 1024, 300, np.float32, True),    # a ragged column tile
+    (40, 512, 256, np.float64, True),     # rows of 512 doubles
+    (64, 784, 256, np.float32, False),    # the MLP's: rows 3136 bytes apart
+])
+def test_transposed_lhs_copied_row_major_when_its_rows_share_cache_sets(
+        k: int, m: int, n: int, dtype: Any, copied: bool) -> None:
+    """x^T @ g whose x rows lie a multiple of 4 KiB apart (each step of a row
+    tile one row, all in one L1 set) is computed from a row-major copy of
+    x^T (a transposing copy first); other strides read x in place. With one
+    thread and two the product matches float64."""
+    t = "f32" if dtype == np.float32 else "f64"
+    src = TRANSPOSED_LHS.format(k=k, m=m, n=n, t=t)
+    vector = str(relax_mlir.lower(src, "vector"))
+    assert (f"tensor.empty() : tensor<{m}x{k}x{t}>" in vector) == copied
+    rng = np.random.default_rng(8)
+    h = rng.standard_normal((k, m)).astype(dtype)
+    g = rng.standard_normal((k, n)).astype(dtype)
+    want = h.T.astype(np.float64) @ g.astype(np.float64)
+    atol = (1e-4 if dtype == np.float32 else 1e-10) * float(np.max(np.abs(want)))
+    for threads in (1, 2):
+        got = relax_mlir.compile(src, num_threads=threads)["main"](h, g)
+        np.testing.assert_allclose(got, want, rtol=0, atol=atol)
 
 
 @pytest.mark.parametrize("m, n, k, dtype", [

@@ -221,10 +221,11 @@ func.func @matmul_deep(%a: tensor<12x1024xf32>, %b: tensor<1024x64xf32>) -> tens
 }
 
 // The same form with 1024 output rows: b is copied transposed once (a packing
-// step), then ordinary 12x32 outer-product tiles read the copy.
+// step, in 16x16 tiles), then ordinary 12x32 outer-product tiles read the copy.
 // CHECK-LABEL: func.func @matmul_bt_many_rows(
 // CHECK:         %[[T:.*]] = scf.for {{.*}} -> (tensor<64x32xf32>)
-// CHECK:           linalg.transpose ins(%{{.*}} : tensor<1x64xf32>) outs(%{{.*}} : tensor<64x1xf32>) permutation = [1, 0]
+// CHECK:           scf.for {{.*}} -> (tensor<64x32xf32>)
+// CHECK:             linalg.transpose ins(%{{.*}} : tensor<16x16xf32>) outs(%{{.*}} : tensor<16x16xf32>) permutation = [1, 0]
 // CHECK-NOT:     math.fma
 // CHECK:         scf.for %{{.*}} = %c0 to %c1020 step %c12
 // CHECK:           scf.for %{{.*}} = %c0 to %c64 step %c1

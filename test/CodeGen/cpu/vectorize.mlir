@@ -57,6 +57,61 @@ func.func @transposed(%x: tensor<64x784xf32>, %d: tensor<64x256xf32>) -> tensor<
   return %r : tensor<784x256xf32>
 }
 
+// x^T @ dy with rows of x 4 KiB apart: every step of a row tile would read
+// a row in the same L1 set as the last (128 steps evicting each other), so x
+// is packed first: a row-major copy of x^T made in 16x16 tiles (16 rows of
+// x read, transposed in registers, written as 16 rows), which the tiles
+// then read 6 rows at a time.
+// CHECK-LABEL: func.func @transposed_rows_in_one_set(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<16x1024xf32>
+// CHECK:         %[[XT:.*]] = scf.for %[[C:.*]] = %c0 to %c1024 step %c16 iter_args({{.*}}) -> (tensor<1024x16xf32>)
+// CHECK:           %[[T:.*]] = vector.transfer_read %[[X]][%c0, %[[C]]]{{.*}} : tensor<16x1024xf32>, vector<16x16xf32>
+// CHECK:           %[[TT:.*]] = vector.transpose %[[T]], [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+// CHECK:           vector.transfer_write %[[TT]], %{{.*}}[%[[C]], %c0]{{.*}} : vector<16x16xf32>, tensor<1024x16xf32>
+// CHECK:         scf.for %{{.*}} iter_args(%{{.*}}) -> (vector<6x64xf32>)
+// CHECK:           vector.transfer_read %[[XT]]{{.*}} : tensor<1024x16xf32>, vector<6x1xf32>
+// CHECK:           vector.contract
+// CHECK-NOT:     %[[X]]
+// CHECK:         return
+// LOWERED-LABEL: func.func @transposed_rows_in_one_set(
+// LOWERED-NOT:     vector.transpose
+// LOWERED:         vector.shuffle {{.*}} [0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29] : vector<16xf32>, vector<16xf32>
+// LOWERED-NOT:     vector.transpose
+// LOWERED:         return
+func.func @transposed_rows_in_one_set(%x: tensor<16x1024xf32>, %d: tensor<16x256xf32>) -> tensor<1024x256xf32> {
+  %r = relax.dataflow -> (tensor<1024x256xf32>) {
+    %xt = relax.permute_dims %x {axes = array<i64: 1, 0>} : tensor<16x1024xf32> -> tensor<1024x16xf32>
+    %g = relax.matmul %xt, %d : tensor<1024x16xf32>, tensor<16x256xf32> -> tensor<1024x256xf32>
+    relax.output %g : tensor<1024x256xf32>
+  }
+  return %r : tensor<1024x256xf32>
+}
+
+// A transpose the program returns: 16x16 tiles, not rows written an element
+// at a time; 30 columns (not a multiple of 16) keep the rows.
+// CHECK-LABEL: func.func @permute(
+// CHECK:         scf.for %[[I:.*]] = %c0 to %c32 step %c16
+// CHECK:           scf.for %[[J:.*]] = %c0 to %c64 step %c16
+// CHECK:             %[[T:.*]] = vector.transfer_read %arg0[%[[J]], %[[I]]]{{.*}} : tensor<64x32xf32>, vector<16x16xf32>
+// CHECK:             vector.transpose %[[T]], [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+// CHECK-LABEL: func.func @permute_ragged(
+// CHECK-NOT:     vector<16x16xf32>
+// CHECK:         return
+func.func @permute(%x: tensor<64x32xf32>) -> tensor<32x64xf32> {
+  %r = relax.dataflow -> (tensor<32x64xf32>) {
+    %xt = relax.permute_dims %x {axes = array<i64: 1, 0>} : tensor<64x32xf32> -> tensor<32x64xf32>
+    relax.output %xt : tensor<32x64xf32>
+  }
+  return %r : tensor<32x64xf32>
+}
+func.func @permute_ragged(%x: tensor<64x30xf32>) -> tensor<30x64xf32> {
+  %r = relax.dataflow -> (tensor<30x64xf32>) {
+    %xt = relax.permute_dims %x {axes = array<i64: 1, 0>} : tensor<64x30xf32> -> tensor<30x64xf32>
+    relax.output %xt : tensor<30x64xf32>
+  }
+  return %r : tensor<30x64xf32>
+}
+
 // bias add, tanh and a product: one loop nest, one read of each input and one
 // write per 128-element step, nothing in between in memory.
 // CHECK-LABEL: func.func @chain(

@@ -53,6 +53,10 @@ struct TilePlan {
   /// The same form with many output rows: the strided input is copied
   /// transposed first, then the op is tiled as an ordinary contraction.
   bool packColumns = false;
+  /// A contraction whose lhs is read with its rows contiguous and its
+  /// reduction steps far apart (`x^T @ g`): the lhs is copied with the
+  /// reduction innermost first, then the op planned again.
+  bool packRows = false;
   /// A contraction whose rhs rows (the output's contiguous loop) are long:
   /// the rhs is copied into panels of this many columns, each panel one
   /// contiguous (reduction x columns) block, and the op planned again; 0 when
