@@ -318,13 +318,15 @@ func.func @main(%h: tensor<{k}x{m}x{t}>, %g: tensor<{k}x{n}x{t}>) -> tensor<{m}x
     (16, 1024, 300, np.float32, True),    # a ragged column tile
     (40, 512, 256, np.float64, True),     # rows of 512 doubles
     (64, 784, 256, np.float32, False),    # the MLP's: rows 3136 bytes apart
+    (1024, 1024, 256, np.float32, False),  # a reduction walked in cache blocks
 ])
 def test_transposed_lhs_copied_row_major_when_its_rows_share_cache_sets(
         k: int, m: int, n: int, dtype: Any, copied: bool) -> None:
     """x^T @ g whose x rows lie a multiple of 4 KiB apart (each step of a row
     tile one row, all in one L1 set) is computed from a row-major copy of
-    x^T (a transposing copy first); other strides read x in place. With one
-    thread and two the product matches float64."""
+    x^T (a transposing copy first); other strides, and reductions long
+    enough to be walked in cache blocks, read x in place. With one thread
+    and two the product matches float64."""
     t = "f32" if dtype == np.float32 else "f64"
     src = TRANSPOSED_LHS.format(k=k, m=m, n=n, t=t)
     vector = str(relax_mlir.lower(src, "vector"))
