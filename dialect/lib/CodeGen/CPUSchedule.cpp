@@ -260,20 +260,26 @@ static bool readsColumnsStrided(linalg::LinalgOp op, unsigned colDim) {
   });
 }
 
+/// The single reduction loop of `op`, if it has exactly one.
+static std::optional<unsigned> reductionDim(linalg::LinalgOp op) {
+  std::optional<unsigned> found;
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (!linalg::isReductionIterator(iterator))
+      continue;
+    if (found)
+      return std::nullopt;
+    found = d;
+  }
+  return found;
+}
+
 /// Whether contraction `op` reads its output's contiguous loop `colDim`
 /// with a stride while both inputs are contiguous along its single reduction
 /// loop, whose trip is a multiple of `lanes` (a @ b^T): the outer-product tile
 /// would gather, partial dot products read both inputs by whole vectors.
 static bool isDotProductForm(linalg::LinalgOp op, unsigned colDim, ArrayRef<int64_t> ranges,
                              int64_t lanes) {
-  std::optional<unsigned> reduction;
-  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
-    if (!linalg::isReductionIterator(iterator))
-      continue;
-    if (reduction)
-      return false;
-    reduction = d;
-  }
+  std::optional<unsigned> reduction = reductionDim(op);
   if (!reduction || ranges[*reduction] % lanes != 0 || ranges[*reduction] < lanes)
     return false;
   bool stridedCol = false;
@@ -289,19 +295,6 @@ static bool isDotProductForm(linalg::LinalgOp op, unsigned colDim, ArrayRef<int6
          llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
            return getElementTypeOrSelf(input->get().getType()) == out;
          });
-}
-
-/// The single reduction loop of `op`, if it has exactly one.
-static std::optional<unsigned> reductionDim(linalg::LinalgOp op) {
-  std::optional<unsigned> found;
-  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
-    if (!linalg::isReductionIterator(iterator))
-      continue;
-    if (found)
-      return std::nullopt;
-    found = d;
-  }
-  return found;
 }
 
 /// The lhs of contraction `op` (the input not reading the output's

@@ -275,13 +275,9 @@ void mlir::relax::packStridedPanels(func::FuncOp func, int64_t maxBytes, int64_t
     int64_t n = 1;
     for (Operation *op = loop->getParentOp(); op && op != point->getParentOp();
          op = op->getParentOp())
-      if (auto outer = dyn_cast<scf::ForOp>(op)) {
-        std::optional<int64_t> lb = getConstantIntValue(outer.getLowerBound());
-        std::optional<int64_t> ub = getConstantIntValue(outer.getUpperBound());
-        std::optional<int64_t> step = getConstantIntValue(outer.getStep());
-        if (lb && ub && step && *step > 0)
-          n *= llvm::divideCeil(*ub - *lb, *step);
-      }
+      if (auto outer = dyn_cast<scf::ForOp>(op))
+        if (std::optional<APInt> trips = outer.getStaticTripCount())
+          n *= trips->getSExtValue();
     return n;
   };
 

@@ -193,7 +193,7 @@ llvm::SmallPtrSet<Value, 8> mlir::relax::bufferAliases(Value buffer) {
 }
 
 bool mlir::relax::mayWriteBuffers(Operation *op, const llvm::SmallPtrSet<Value, 8> &buffers,
-              SmallVectorImpl<Operation *> &deallocs) {
+                                  SmallVectorImpl<Operation *> &deallocs) {
   if (isa<gpu::DeallocOp, memref::DeallocOp>(op) && buffers.contains(op->getOperand(0))) {
     deallocs.push_back(op);
     return false;
