@@ -143,6 +143,9 @@ class Executable:
         Raises `CompilationError` when writing or linking fails."""
         from ._export import export_library
 
+        if self.target == "cuda-emulator":
+            raise ValueError("an executable compiled with target='cuda-emulator' cannot be "
+                             "exported; export with target='cpu' or 'cuda'")
         signatures = {name: (fn.params, fn.result) for name, fn in self._functions.items()}
         return export_library(self.llvm_module, signatures, os.fspath(path), target=self.target,
                               chip=self.chip, opt_level=self.opt_level,
@@ -194,9 +197,13 @@ def _public_specs(module: ir.Module) -> dict[str, tuple[list[tuple[str, TypeSpec
     return specs
 
 
+TARGETS = ("cpu", "cuda", "cuda-emulator")
+
+
 def _check_options(target: str, opt_level: int, num_threads: int) -> None:
-    if target not in ("cpu", "cuda"):
-        raise ValueError(f"target {target!r} is not supported; use target='cpu' or 'cuda'")
+    if target not in TARGETS:
+        raise ValueError(f"target {target!r} is not supported; use target='cpu', 'cuda' or "
+                         f"'cuda-emulator'")
     if opt_level not in (0, 1, 2, 3) or isinstance(opt_level, bool):
         raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
     if not isinstance(num_threads, int) or isinstance(num_threads, bool) or num_threads < 1:
@@ -244,6 +251,10 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
     `chip` (a fatbin with CUDA's ptxas, else PTX that the driver compiles)
     and calls copy numpy arguments to the device and results back; it needs
     an NVIDIA driver (`CUDAError` "no CUDA driver found" otherwise).
+    `target="cuda-emulator"` builds the same kernels and runs them on the
+    CPU, one GPU thread at a time between barriers (`relax-to-gpu-emulator`):
+    for testing and debugging the GPU lowering without a GPU; it is slow
+    (`opt_level` and `num_threads` do not apply).
     `functions` (names) compiles only those public functions (the others
     become private, dropped unless called): `functions=["main_adjoint"]`
     when only the training step is needed halves the work.
@@ -253,11 +264,21 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
     module = _only(as_module(module), functions)
     if target == "cuda":
         return _compile_cuda(as_module(module), chip, opt_level)
+    if target == "cuda-emulator":
+        from ._stages import run_gpu_emulator
+
+        return _jit_host(module, run_gpu_emulator(module), target, 2, 1)
+    return _jit_host(module, run_stages(module, opt_level, num_threads, dump_ir=dump_ir),
+                     target, opt_level, num_threads)
+
+
+def _jit_host(module: ir.Module, lowered: ir.Module, target: str, opt_level: int,
+              num_threads: int) -> Executable:
+    """An executable of `lowered` (host code, `module` lowered) run by the JIT."""
     shared_libs = [_libs.c_runner_utils()]
     if num_threads > 1 and opt_level > 0:
         shared_libs.append(_openmp_runtime())
     specs = _public_specs(module)
-    lowered = run_stages(module, opt_level, num_threads, dump_ir=dump_ir)
     try:
         engine = ExecutionEngine(
             lowered, opt_level=opt_level, shared_libs=shared_libs)
@@ -266,7 +287,7 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
     for symbol, address in _relax_runtime.pool_symbols():
         engine.raw_register_runtime(symbol, ctypes.c_void_p(address))
     funcs = {name: Function(engine, name, p, r, a) for name, (p, r, a) in specs.items()}
-    return Executable(engine, funcs, lowered, "cpu", None, opt_level, num_threads)
+    return Executable(engine, funcs, lowered, target, None, opt_level, num_threads)
 
 
 def export(module: ModuleLike, path: str | os.PathLike[str], *, target: str = "cpu",
@@ -284,6 +305,9 @@ def export(module: ModuleLike, path: str | os.PathLike[str], *, target: str = "c
     from ._stages import run_gpu_pipeline
 
     _check_options(target, opt_level, 1)
+    if target == "cuda-emulator":
+        raise ValueError("target='cuda-emulator' cannot be exported (it is for testing the "
+                         "GPU lowering here); export with target='cpu' or 'cuda'")
     module = _only(as_module(module), functions)
     specs = _public_specs(module)
     if target == "cuda":

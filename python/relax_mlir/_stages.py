@@ -64,6 +64,16 @@ def run_gpu_pipeline(module: ir.Module, chip: str, gpu_format: str,
     return lowered
 
 
+def run_gpu_emulator(module: ir.Module, reverse: bool = False) -> ir.Module:
+    """A copy of `module` lowered by `relax-to-gpu-emulator`: the GPU
+    pipeline's kernels run on the host thread by thread (host LLVM code)."""
+    lowered = clone_module(module)
+    run_passes(lowered, f"builtin.module(relax-to-gpu-emulator{{reverse={str(reverse).lower()} "
+                        f"pooled-alloc=true}})", CompilationError,
+               "lowering for the GPU emulator failed")
+    return lowered
+
+
 def run_stages(module: ir.Module, opt_level: int, num_threads: int,
                to_stage: str = "llvm", dump_ir: str | None = None) -> ir.Module:
     """A lowered copy of `module` (left unchanged) at `to_stage`; with

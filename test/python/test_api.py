@@ -320,7 +320,8 @@ def test_unknown_function_name() -> None:
 
 
 def test_compile_rejects_unknown_target() -> None:
-    with pytest.raises(ValueError, match="gpu"):
+    with pytest.raises(ValueError, match="target 'gpu' is not supported; use target='cpu', "
+                                         "'cuda' or 'cuda-emulator'"):
         relax_mlir.compile(TWO_FUNCS, target="gpu")
 
 

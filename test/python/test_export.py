@@ -194,6 +194,11 @@ def test_export_errors_are_clear_and_leave_no_file(tmp_path) -> None:
         threaded.export(tmp_path / "a.so")
     with pytest.raises(ValueError, match="target 'tpu' is not supported"):
         relax_mlir.export(TUPLES, tmp_path / "a.so", target="tpu")
+    with pytest.raises(ValueError, match="'cuda-emulator' cannot be exported"):
+        relax_mlir.export(TUPLES, tmp_path / "a.so", target="cuda-emulator")
+    emulated = relax_mlir.compile(TUPLES, target="cuda-emulator")
+    with pytest.raises(ValueError, match="'cuda-emulator' cannot be exported"):
+        emulated.export(tmp_path / "a.so")
     assert os.listdir(tmp_path) == []
 
 

@@ -94,6 +94,24 @@ struct RelaxToNVVMOptions : public PassPipelineOptions<RelaxToNVVMOptions> {
       llvm::cl::init(3)};
 };
 
+/// Options of the `relax-to-gpu-emulator` pipeline.
+struct RelaxToGPUEmulatorOptions : public PassPipelineOptions<RelaxToGPUEmulatorOptions> {
+  PassOptions::Option<bool> reverse{
+      *this, "reverse",
+      llvm::cl::desc("Run each kernel's blocks and threads last to first (a result that "
+                     "changes has a race)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> pooledAlloc{
+      *this, "pooled-alloc",
+      llvm::cl::desc("As relax-to-llvm's pooled-alloc"), llvm::cl::init(false)};
+};
+
+/// relax (on tensors) to the LLVM dialect for the host, with the kernels of
+/// `relax-to-nvvm` emulated: each gpu.launch run thread by thread between
+/// its barriers (relax-gpu-emulate). For testing the GPU lowering on a CPU.
+void buildRelaxToGPUEmulatorPipeline(OpPassManager &pm,
+                                     const RelaxToGPUEmulatorOptions &options = {});
+
 /// relax (on tensors) to host code in the LLVM dialect that launches NVVM
 /// kernels held in a gpu.binary: the linalg stage, bufferization (as for the
 /// CPU), buffers in device memory, linalg to parallel loops mapped to blocks

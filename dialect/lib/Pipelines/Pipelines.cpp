@@ -212,8 +212,10 @@ std::string cudaToolkit(StringRef option) {
 }
 } // namespace
 
-void mlir::relax::buildRelaxToNVVMPipeline(OpPassManager &pm,
-                                           const RelaxToNVVMOptions &options) {
+namespace {
+/// relax to host functions holding gpu.launch ops (not yet outlined), for
+/// the GPU and for its emulation.
+void addGPUKernelStage(OpPassManager &pm) {
   addLinalgStage(pm);
   addBufferizedStage(pm);
   pm.addNestedPass<func::FuncOp>(createGPUDeviceMemoryPass());
@@ -232,6 +234,12 @@ void mlir::relax::buildRelaxToNVVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createLowerAffinePass());
+}
+} // namespace
+
+void mlir::relax::buildRelaxToNVVMPipeline(OpPassManager &pm,
+                                           const RelaxToNVVMOptions &options) {
+  addGPUKernelStage(pm);
   pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   // Allocations, copies and launches as asynchronous ops on one stream (the
@@ -282,6 +290,20 @@ void mlir::relax::buildRelaxToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void mlir::relax::buildRelaxToGPUEmulatorPipeline(OpPassManager &pm,
+                                                  const RelaxToGPUEmulatorOptions &options) {
+  addGPUKernelStage(pm);
+  GPUEmulatePassOptions emulate;
+  emulate.reverse = options.reverse;
+  pm.addNestedPass<func::FuncOp>(createGPUEmulatePass(emulate));
+  pm.addPass(createCanonicalizerPass());
+  // The host's plain lowering (no CPU schedule: the kernels' loops as they are).
+  RelaxToLLVMOptions llvm;
+  llvm.optLevel = 0;
+  llvm.pooledAlloc = options.pooledAlloc;
+  addLLVMStage(pm, llvm);
+}
+
 void mlir::relax::registerRelaxPipelines() {
   PassPipelineRegistration<RelaxToNVVMOptions>(
       "relax-to-nvvm",
@@ -291,6 +313,15 @@ void mlir::relax::registerRelaxPipelines() {
       "for the chip (isa: PTX; bin: cubin; fatbin: cubin and PTX)",
       [](OpPassManager &pm, const RelaxToNVVMOptions &options) {
         buildRelaxToNVVMPipeline(pm, options);
+      });
+  PassPipelineRegistration<RelaxToGPUEmulatorOptions>(
+      "relax-to-gpu-emulator",
+      "Lower relax functions as relax-to-nvvm does up to its kernels (gpu.launch), then run "
+      "those on the host, one thread at a time between barriers (relax-gpu-emulate), and "
+      "lower the whole to the LLVM dialect for the CPU: tests the GPU pipeline's kernels "
+      "without a GPU (slow; not for production)",
+      [](OpPassManager &pm, const RelaxToGPUEmulatorOptions &options) {
+        buildRelaxToGPUEmulatorPipeline(pm, options);
       });
   PassPipelineRegistration<RelaxToLLVMOptions>(
       "relax-to-llvm",

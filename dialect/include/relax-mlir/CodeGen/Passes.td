@@ -286,4 +286,33 @@ def GPUBlockReductionsPass : Pass<"relax-gpu-block-reductions", "::mlir::func::F
                            "::mlir::arith::ArithDialect"];
 }
 
+def GPUEmulatePass : Pass<"relax-gpu-emulate", "::mlir::func::FuncOp"> {
+  let summary = "Run a host function's GPU kernels on the CPU, one thread at a time";
+  let description = [{
+    For testing the GPU pipeline without a GPU (`relax-to-gpu-emulator`):
+    each `gpu.launch` (before outlining) becomes host loops that give the
+    kernel's results as a GPU would. Blocks run one after the other (they
+    cannot synchronize with each other). Within a block, the code between
+    two synchronization points (a `gpu.barrier`, a `gpu.all_reduce`, or a
+    loop or branch holding one) runs for every thread in turn before the
+    next part starts: a thread's values that a later part uses are kept in
+    per-thread buffers, and shared memory (workgroup attributions) is one
+    buffer per block. A loop holding barriers runs its iterations in
+    order; the part after its last barrier and the part before its first
+    one in the next iteration run together, thread by thread, as on a GPU
+    (a missing barrier at the end of the body shows up as wrong results). A
+    `gpu.all_reduce` folds the threads' values in thread order. Such a loop
+    or branch needs bounds and a condition that are the same in every thread
+    (an error otherwise). With `reverse`, blocks and threads run last to
+    first: a kernel whose result depends on that order has a race.
+    `gpu.alloc`/`dealloc`/`memcpy`/`memset` become their `memref` forms.
+  }];
+  let options = [
+    Option<"reverse", "reverse", "bool", /*default=*/"false",
+           "Run blocks and threads in reverse order (to expose order dependence)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect"];
+}
+
 #endif // RELAX_CODEGEN_PASSES_TD
