@@ -6,8 +6,9 @@
 #       gradient cases, 20 random programs and the bench's MLP and CNN steps
 #       (for sm_90 by default) with their inputs and the CPU's results into DIR
 #       (default build/gpu-check, well under 64 MiB), with a copy of the
-#       pure-Python loader. --target cpu makes CPU exports of the same, to
-#       prove `run` here.
+#       pure-Python loader. For CUDA it first runs every case's kernels on
+#       the GPU emulator here and stops when one differs from the CPU.
+#       --target cpu makes CPU exports of the same, to prove `run` here.
 #   tools/gpu-check.sh run [DIR] [--steps N]
 #       On the GPU machine (its python3 with numpy; JAX and PyTorch for the
 #       timing peers; no LLVM, no build): loads each export, compares every

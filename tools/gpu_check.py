@@ -5,7 +5,9 @@ prepare DIR [--target cuda|cpu] [--chip sm_90] [--quick]
     time, every op's gradient cases (one library), random programs (one
     library each) and the bench's MLP and CNN training steps, with their
     inputs and the CPU's results (compile(), this machine), into DIR with a
-    copy of the pure-Python loader and a manifest.
+    copy of the pure-Python loader and a manifest. For CUDA, every case is
+    first run on the GPU emulator (the same kernels on this CPU) and compared
+    with the CPU's results: a mismatch stops here, not on the GPU machine.
 run DIR [--steps N]
     On the target machine, with only python3 and numpy (and JAX/PyTorch for
     the timing peers): loads each export with the copied loader, checks every
@@ -92,20 +94,29 @@ def prepare(out: Path, target: str, chip: str, quick: bool) -> None:
             old.unlink()
     rt.copy_loader(out / "loader")
     cases: list[dict[str, Any]] = []
+    # Cases whose kernels, emulated here, differ from the CPU (device time
+    # is scarce: a kernel bug is found before the run).
+    emulated_wrong: list[str] = []
     started = time.time()
 
     def add(kind: str, library: str, module: Any,
             calls: list[tuple[str, list[np.ndarray]]]) -> None:
         """Exports `module` as lib/<library>.so and records each (function,
-        inputs as flat leaves) with the CPU's results."""
+        inputs as flat leaves) with the CPU's results; for CUDA, checks the
+        kernels on the emulator first."""
         exe = relax_mlir.compile(module)
+        emulated = relax_mlir.compile(module, target="cuda-emulator") if target == "cuda" else None
         relax_mlir.export(module, out / "lib" / f"{library}.so", target=target, chip=chip)
+        rtol, atol = TOLERANCE[kind]
         for name, inputs in calls:
             key = f"{library}.{name}"
             _save(out / "data" / f"{key}.in.npz", inputs)
-            want = exe[name](*_regroup(inputs, exe[name].params))
-            _save(out / "data" / f"{key}.want.npz", _flat(want))
-            rtol, atol = TOLERANCE[kind]
+            want = _flat(exe[name](*_regroup(inputs, exe[name].params)))
+            _save(out / "data" / f"{key}.want.npz", want)
+            if emulated is not None:
+                got = _flat(emulated[name](*_regroup(inputs, emulated[name].params)))
+                if not all(np.allclose(g, w, rtol=rtol, atol=atol) for g, w in zip(got, want)):
+                    emulated_wrong.append(key)
             cases.append({"kind": kind, "library": f"{library}.so", "function": name,
                           "data": key, "rtol": rtol, "atol": atol})
 
@@ -146,6 +157,12 @@ def prepare(out: Path, target: str, chip: str, quick: bool) -> None:
     if total > MAX_BYTES:
         raise SystemExit(f"prepare: {out} holds {total / 2**20:.1f} MiB, over the "
                          f"{MAX_BYTES >> 20} MiB the device machine takes")
+    if emulated_wrong:
+        raise SystemExit(f"prepare: on the GPU emulator (target='cuda-emulator') "
+                         f"{len(emulated_wrong)} case(s) differ from the CPU: "
+                         f"{', '.join(emulated_wrong)}; fix the kernels before using a GPU")
+    if target == "cuda":
+        print("prepare: every case's kernels give the CPU's results on the GPU emulator")
 
 
 # ----------------------------------------------------------------------------
