@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <unordered_set>
 #include <string>
 
 namespace {
@@ -32,7 +33,10 @@ using CUfunction = void *;
 using CUstream = void *;
 using CUevent = void *;
 using CUdeviceptr = uint64_t;
+using CUmemoryPool = void *;
 constexpr CUresult CUDA_SUCCESS = 0;
+constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
+constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
 constexpr int CU_JIT_OPTIMIZATION_LEVEL = 7;
 
 /// The driver entry points, resolved once.
@@ -70,8 +74,19 @@ struct Driver {
   CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
   CUresult (*cuMemHostRegister)(void *, size_t, unsigned);
   CUresult (*cuMemHostUnregister)(void *);
+  // The stream-ordered allocator (CUDA 11.2+), used when the device has
+  // memory pools: optional.
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *, CUdevice);
+  CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, int, void *);
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream);
+  CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
 
   bool ready = false;
+  /// Temporaries come from the device's memory pool in stream order
+  /// (cuMemAllocAsync/cuMemFreeAsync), cached across calls; otherwise
+  /// cuMemAlloc/cuMemFree (cuMemFree waits for the whole device).
+  bool streamOrdered = false;
   std::string failure; // why the driver cannot be used
   CUcontext context = nullptr;
 };
@@ -163,6 +178,25 @@ Driver &driver() {
       return d;
     }
     d.ready = true;
+    // The stream-ordered allocator, when the driver and device have it; the
+    // pool keeps what is freed (no release threshold) so that a training
+    // loop's temporaries are reused, not returned to the driver each call.
+    std::string optional;
+    resolve(lib, "cuDeviceGetAttribute", d.cuDeviceGetAttribute, optional);
+    resolve(lib, "cuDeviceGetDefaultMemPool", d.cuDeviceGetDefaultMemPool, optional);
+    resolve(lib, "cuMemPoolSetAttribute", d.cuMemPoolSetAttribute, optional);
+    resolve(lib, "cuMemAllocAsync", d.cuMemAllocAsync, optional);
+    resolve(lib, "cuMemFreeAsync", d.cuMemFreeAsync, optional);
+    int pools = 0;
+    CUmemoryPool pool = nullptr;
+    uint64_t keepAll = UINT64_MAX;
+    d.streamOrdered =
+        optional.empty() &&
+        d.cuDeviceGetAttribute(&pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device) ==
+            CUDA_SUCCESS &&
+        pools && d.cuDeviceGetDefaultMemPool(&pool, device) == CUDA_SUCCESS &&
+        d.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keepAll) ==
+            CUDA_SUCCESS;
     return d;
   }();
   return d;
@@ -324,21 +358,45 @@ RELAX_CUDA_EXPORT void mgpuEventRecord(void *event, void *stream) {
   call("recording an event", [&](Driver &d) { return d.cuEventRecord(event, stream); });
 }
 
-RELAX_CUDA_EXPORT void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool isHostShared) {
+namespace {
+/// Managed (host-shared) allocations: freed with cuMemFree, not to the pool.
+std::mutex managedMutex;
+std::unordered_set<CUdeviceptr> managed;
+} // namespace
+
+/// Device memory for `stream`'s work (null: the legacy default stream, which
+/// every other stream of the context waits for): from the pool in stream
+/// order when the device has one.
+RELAX_CUDA_EXPORT void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
   CUdeviceptr ptr = 0;
   if (bytes == 0)
     return nullptr;
-  call("allocating device memory", [&](Driver &d) {
-    // CU_MEM_ATTACH_GLOBAL
-    return isHostShared ? d.cuMemAllocManaged(&ptr, bytes, 1) : d.cuMemAlloc(&ptr, bytes);
+  bool ok = call("allocating device memory", [&](Driver &d) {
+    if (isHostShared) // CU_MEM_ATTACH_GLOBAL
+      return d.cuMemAllocManaged(&ptr, bytes, 1);
+    return d.streamOrdered ? d.cuMemAllocAsync(&ptr, bytes, stream) : d.cuMemAlloc(&ptr, bytes);
   });
-  return reinterpret_cast<void *>(ptr);
+  if (ok && isHostShared) {
+    std::lock_guard<std::mutex> lock(managedMutex);
+    managed.insert(ptr);
+  }
+  return ok ? reinterpret_cast<void *>(ptr) : nullptr;
 }
 
-RELAX_CUDA_EXPORT void mgpuMemFree(void *ptr, void * /*stream*/) {
-  if (ptr)
-    call("freeing device memory",
-         [&](Driver &d) { return d.cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)); });
+/// Frees `ptr` once `stream`'s earlier work is done (back to the pool).
+RELAX_CUDA_EXPORT void mgpuMemFree(void *ptr, void *stream) {
+  if (!ptr)
+    return;
+  auto address = reinterpret_cast<CUdeviceptr>(ptr);
+  bool isManaged;
+  {
+    std::lock_guard<std::mutex> lock(managedMutex);
+    isManaged = managed.erase(address) != 0;
+  }
+  call("freeing device memory", [&](Driver &d) {
+    return d.streamOrdered && !isManaged ? d.cuMemFreeAsync(address, stream)
+                                         : d.cuMemFree(address);
+  });
 }
 
 RELAX_CUDA_EXPORT void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {

@@ -352,6 +352,9 @@ def _compile_cuda(module: ir.Module, chip: str, opt_level: int) -> Executable:
             lowered, opt_level=opt_level, shared_libs=[_libs.c_runner_utils(), _cuda.RUNTIME_PATH])
     except RuntimeError as e:
         raise CompilationError("JIT compilation failed", str(e)) from None
+    # The kernels' modules are loaded by the lowered module's global
+    # constructors (one per gpu.binary), which the JIT runs only when asked.
+    engine.initialize()
     funcs: dict[str, Function] = {
         name: CudaFunction(engine, name, p, r, None) for name, (p, r, _) in specs.items()}
     _cuda.check("loading the GPU kernels")
