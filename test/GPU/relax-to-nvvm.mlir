@@ -26,6 +26,15 @@
 // CHECK:       gpu.binary @reduce_kernel
 // CHECK:       gpu.binary @reduce_kernel_0 {{.*}}bar.sync{{.*}}shfl.sync
 
+// A row reduction (accumulated in f64): the fill of its accumulator and the
+// reduction loop run over the same 64 rows, so they are one kernel
+// (scf-parallel-loop-fusion); a second converts the sums to f32.
+// CHECK:       llvm.func @row_sums(
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @row_sums_kernel::@row_sums_kernel
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @row_sums_kernel_{{[0-9]+}}::@row_sums_kernel
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         llvm.return
+
 // SM80: gpu.binary @elementwise_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx70">,
 // SM80-SAME: .target sm_80
 
@@ -40,4 +49,9 @@ func.func @elementwise(%x: tensor<64x32xf32>, %y: tensor<64x32xf32>) -> tensor<6
 func.func @reduce(%x: tensor<64x32xf32>) -> tensor<f32> {
   %0 = relax.sum %x : tensor<64x32xf32> -> tensor<f32>
   return %0 : tensor<f32>
+}
+
+func.func @row_sums(%x: tensor<64x10xf32>) -> tensor<64xf32> {
+  %0 = "relax.sum"(%x) {axis = array<i64: 1>, keepdims = false} : (tensor<64x10xf32>) -> tensor<64xf32>
+  return %0 : tensor<64xf32>
 }

@@ -224,6 +224,11 @@ void addGPUKernelStage(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createGPUSharedContractionsPass());
   pm.addNestedPass<func::FuncOp>(createGPUBlockReductionsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  // Sibling loop nests over the same space become one kernel (a fill and
+  // the reduction that accumulates into it; elementwise ops whose producer
+  // had other users), when each reads what the other writes only at the
+  // same indices.
+  pm.addNestedPass<func::FuncOp>(createParallelLoopFusionPass());
   // Blocks of 16x16 threads over the two outer dimensions of each loop nest,
   // with constant bounds and a guard (the mapping needs constant thread
   // counts); no canonicalization between tiling and mapping: it would fold
