@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -41,6 +42,7 @@ class CudaRuntime:
         lib.mgpuMemAlloc.restype = ctypes.c_void_p
         lib.mgpuMemFree.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
         self.lib = lib
+        self._local = threading.local()
         # DLPack's (device type, id) of the buffers: CUDA, the runtime's device 0.
         self.dlpack_device = (2, 0)
 
@@ -59,13 +61,16 @@ class CudaRuntime:
 
     def check(self, what: str) -> None:
         """Raises the first CUDA error since the last check, if any."""
-        buffer = ctypes.create_string_buffer(2048)
+        buffer = getattr(self._local, "error", None)
+        if buffer is None:  # one per thread: ctypes calls release the GIL
+            buffer = self._local.error = ctypes.create_string_buffer(2048)
         if self.lib.relaxCudaTakeError(buffer, len(buffer)):
             raise CUDAError(what, buffer.value.decode(errors="replace"))
 
     def alloc(self, nbytes: int) -> int:
         pointer = self.lib.mgpuMemAlloc(max(nbytes, 1), None, False)
-        self.check("allocating device memory")
+        if not pointer:  # the runtime recorded why
+            self.check("allocating device memory")
         return int(pointer)
 
     def free(self, pointer: int) -> None:
@@ -190,39 +195,6 @@ class DeviceArray:
             self.pointer = 0
 
 
-def _foreign_device_array(cuda: CudaRuntime, value: Any, where: str,
-                          spec: TensorSpec) -> DeviceArray:
-    """A view of a GPU array (a DeviceArray, or another library's through
-    `__cuda_array_interface__`), checked against the parameter."""
-    dtype = np.dtype(NUMPY_DTYPES[spec.element])
-    if hasattr(value, "__cuda_array_interface__"):
-        info = value.__cuda_array_interface__
-        pointer, shape, got = info["data"][0], tuple(info["shape"]), np.dtype(info["typestr"])
-        strides = info.get("strides")
-    else:
-        from . import _dlpack
-
-        borrowed = _dlpack.Borrowed(value)
-        pointer, shape, got = borrowed.pointer, borrowed.shape, borrowed.dtype
-        strides = (None if borrowed.strides is None else
-                   tuple(s * got.itemsize for s in borrowed.strides))
-        value = borrowed  # keeps the producer's memory alive
-    if got != dtype:
-        raise TypeError(f"argument {where}: expected dtype {dtype.name} for {spec}, got a "
-                        f"device array of {got.name}")
-    if shape != spec.shape:
-        raise ValueError(f"argument {where}: expected shape {spec.shape} for {spec}, got "
-                         f"a device array of shape {shape}")
-    if strides is not None:
-        expected = tuple(int(s) * dtype.itemsize
-                         for s in np.cumprod((list(shape[1:]) + [1])[::-1])[::-1])
-        if any(n > 1 and s != e for n, s, e in zip(shape, strides, expected)):
-            raise ValueError(f"argument {where}: the device array is not C-contiguous; "
-                             f"make a contiguous copy first (.contiguous() / "
-                             f"cupy.ascontiguousarray)")
-    return DeviceArray(cuda, pointer, shape, dtype, owned=False, source=value)
-
-
 def _device_view(cuda: CudaRuntime, value: Any, where: str, spec: TensorSpec) -> DeviceArray:
     """`value`, a GPU array (a DeviceArray, or another library's through
     `__cuda_array_interface__`), checked against the parameter `spec`."""
@@ -283,18 +255,23 @@ def call_on_device(cuda: CudaRuntime, boundary: CallBoundary, leaves: Sequence[A
     DeviceArrays when any argument was on the device, else numpy arrays."""
     inputs: list[DeviceArray] = []
     on_device = False
+    foreign = False
     for (where, spec), value in zip(boundary._in_leaves, leaves):
-        if _on_device(cuda, value):
+        if type(value) is DeviceArray and value._cuda is cuda and value.shape == spec.shape \
+                and value.dtype == NUMPY_DTYPES[spec.element]:
+            on_device = True  # this runtime's own array, as the parameter is
+            inputs.append(value)
+        elif _on_device(cuda, value):
             on_device = True
+            foreign = foreign or not isinstance(value, DeviceArray)
             inputs.append(_device_view(cuda, value, f"'{where}' of {boundary.name}", spec))
         else:
             inputs.append(DeviceArray.from_host(cuda, boundary._prepare(where, spec, value)))
-    if on_device and not all(isinstance(v, DeviceArray) for v in leaves):
+    if foreign:
         # Another library's arrays may still be written by its own stream.
         cuda.synchronize()
-    outputs = [DeviceArray(cuda, cuda.alloc(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize),
-                           shape, dtype, owned=True)
-               for shape, dtype in boundary._out_leaves]
+    outputs = [DeviceArray(cuda, cuda.alloc(nbytes), shape, dtype, owned=True)
+               for (shape, dtype), nbytes in zip(boundary._out_leaves, boundary._out_bytes)]
     invoke([a.pointer for a in inputs] + [o.pointer for o in outputs])
     cuda.check(f"running {boundary.name} on the GPU")
     if on_device:

@@ -136,3 +136,24 @@ print(json.dumps({{"before": before, "loaded": loaded, "after": counts(),
     assert after["launch"] - loaded["launch"] == 2 * out["launches"]
     assert after["alloc_async"] - loaded["alloc_async"] > 0 and after["alloc"] == 0
     assert after["live"] == 0 and after["bad_free"] == 0
+
+
+def test_device_arguments_of_the_wrong_shape_or_dtype_are_refused() -> None:
+    out = run_child("""
+outcome = {}
+weights = [exe.to_device(a) for a in args]
+wrong_shape = exe.to_device(np.zeros((3, 3), np.float32))
+wrong_dtype = exe.to_device(args[0].astype(np.float64))
+for name, bad in (("shape", wrong_shape), ("dtype", wrong_dtype)):
+    try:
+        fn(bad, *weights[1:])
+        outcome[name] = None
+    except (TypeError, ValueError) as e:
+        outcome[name] = f"{type(e).__name__}: {e}"
+del weights, wrong_shape, wrong_dtype, bad
+outcome["live"] = counts()["live"]
+print(json.dumps(outcome))
+""")
+    assert out["shape"].startswith("ValueError") and "expected shape (64, 784)" in out["shape"]
+    assert out["dtype"].startswith("TypeError") and "expected dtype float32" in out["dtype"]
+    assert out["live"] == 0
