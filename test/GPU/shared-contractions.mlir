@@ -93,15 +93,48 @@ func.func @kept(%x: memref<1x34xf32>, %w: memref<3xf32>, %y: memref<1x32xf32>,
 
 // -----
 
-// More row tiles than a grid's y dimension takes (65535): kept.
+// More row tiles than a grid's y dimension takes (65535 of 64 rows): kept.
 // CHECK-LABEL: func.func @tall(
 // CHECK-NOT:     gpu.launch
 // CHECK:         linalg.generic
-func.func @tall(%a: memref<2097184x16xf32>, %b: memref<16x16xf32>, %c: memref<2097184x16xf32>) {
+func.func @tall(%a: memref<4194272x16xf32>, %b: memref<16x16xf32>, %c: memref<4194272x16xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
                                    affine_map<(m, n, k) -> (m, n)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%a, %b : memref<2097184x16xf32>, memref<16x16xf32>) outs(%c : memref<2097184x16xf32>) {
+      ins(%a, %b : memref<4194272x16xf32>, memref<16x16xf32>) outs(%c : memref<4194272x16xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// With at least wide-tile-min-blocks (264) 64x64 output tiles (16 x 32 here),
+// a block computes a 64x64 tile, each thread 4x4 outputs, through 64x16 and
+// 16x64 operand tiles.
+// CHECK-LABEL: func.func @wide(
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{[a-z0-9]+}} = %[[C32]], %{{[a-z0-9]+}} = %[[C16]], %{{[a-z0-9]+}} = %{{[a-z0-9_]+}}) threads
+// CHECK-SAME:      workgroup(%[[SL:.*]] : memref<64x16xf32, #gpu.address_space<workgroup>>, %[[SR:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-16:  memref.load %arg2
+// CHECK:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-4:     memref.store %{{.*}}, %[[SL]]
+// CHECK-COUNT-4:     memref.store %{{.*}}, %[[SR]]
+// CHECK:             gpu.barrier
+// CHECK-COUNT-4:       memref.load %[[SL]]
+// CHECK-COUNT-4:       memref.load %[[SR]]
+// CHECK-COUNT-16:      arith.mulf
+// CHECK:             gpu.barrier
+// CHECK-COUNT-16:  memref.store %{{.*}}, %arg2
+func.func @wide(%a: memref<1024x40xf32>, %b: memref<40x2048xf32>, %c: memref<1024x2048xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<1024x40xf32>, memref<40x2048xf32>) outs(%c : memref<1024x2048xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32

@@ -86,7 +86,8 @@ def test_cnn_adjoint_matches_the_cpu(target: str) -> None:
 
 # Kernels the op tables' small shapes do not reach: contractions tiled
 # through shared memory (>= 1024 outputs, k >= 16; ragged so that every tile
-# edge is a bound) and block reductions (extent >= 1024). Each is checked
+# edge is a bound; 64x64 tiles, 4 KiB of shared memory per operand, when
+# there are enough of them) and block reductions (extent >= 1024). Each is checked
 # against numpy in float64, and its PTX for the mark of its kernel.
 KERNEL_CASES = {
     "matmul_ragged": (lambda xp, a, b: a @ b, [(45, 37), (37, 70)], "float32", ".shared"),
@@ -96,6 +97,12 @@ KERNEL_CASES = {
                               ".shared"),
     "batch_matmul": (lambda xp, a, b: a @ b, [(3, 33, 20), (3, 20, 40)], "float32", ".shared"),
     "matmul_f64": (lambda xp, a, b: a @ b, [(40, 17), (17, 33)], "float64", ".shared"),
+    # >= 264 64x64 output tiles: 4x4 outputs per thread (ragged in m, n, k).
+    "matmul_wide_tiles": (lambda xp, a, b: a @ b, [(1030, 37), (37, 1100)], "float32",
+                          ".b8 __wg_main_kernel_0[4096]"),
+    "batch_matmul_wide_tiles": (lambda xp, a, b: a @ b.transpose(0, 2, 1),
+                                [(24, 200, 20), (24, 170, 20)], "float32",
+                                ".b8 __wg_main_kernel_0[4096]"),
     "sum_all": (lambda xp, x: xp.sum(x), [(5003,)], "float32", "shfl.sync"),
     "max_rows": (lambda xp, x: xp.max(x, axis=1), [(3, 2100)], "float32", "shfl.sync"),
     "min_columns": (lambda xp, x: xp.min(x, axis=0), [(1500, 2)], "float64", "shfl.sync"),
@@ -201,10 +208,11 @@ func.func @main() -> f32 attributes {llvm.emit_c_interface} {
 """
 
 
-def emulated_matmul_error(erase_barrier: int | None = None, reverse: bool = False) -> float:
+def emulated_matmul_error(erase_barrier: int | None = None, reverse: bool = False,
+                          wide: bool = False) -> float:
     """TILED_MATMUL's largest error with its kernel emulated, after erasing
     the kernel's `erase_barrier`-th gpu.barrier (0: after staging the
-    tiles; 1: before staging the next ones)."""
+    tiles; 1: before staging the next ones); `wide`: 64x64 output tiles."""
     import ctypes
 
     from relax_mlir import _libs, ir
@@ -214,8 +222,10 @@ def emulated_matmul_error(erase_barrier: int | None = None, reverse: bool = Fals
 
     with ir.Context():
         module = ir.Module.parse(TILED_MATMUL)
-        run_passes(module, "builtin.module(func.func(relax-gpu-shared-contractions))",
+        run_passes(module, "builtin.module(func.func(relax-gpu-shared-contractions{"
+                           f"wide-tile-min-blocks={1 if wide else 1 << 40}}}))",
                    CompilationError, "tiling")
+        assert ("memref<64x16xf32" in str(module)) == wide
         barriers: list[ir.Operation] = []
 
         def collect(op: ir.Operation) -> ir.WalkResult:
@@ -237,16 +247,18 @@ def emulated_matmul_error(erase_barrier: int | None = None, reverse: bool = Fals
         return float(error[0])
 
 
+@pytest.mark.parametrize("wide", [False, True])
 @pytest.mark.parametrize("reverse", [False, True])
-def test_emulated_tiled_matmul_is_exact(reverse: bool) -> None:
-    assert emulated_matmul_error(reverse=reverse) == 0.0
+def test_emulated_tiled_matmul_is_exact(reverse: bool, wide: bool) -> None:
+    assert emulated_matmul_error(reverse=reverse, wide=wide) == 0.0
 
 
+@pytest.mark.parametrize("wide", [False, True])
 @pytest.mark.parametrize("barrier", [0, 1])
 @pytest.mark.parametrize("reverse", [False, True])
-def test_emulator_shows_a_missing_barrier(barrier: int, reverse: bool) -> None:
+def test_emulator_shows_a_missing_barrier(barrier: int, reverse: bool, wide: bool) -> None:
     # Without the first barrier a thread reads tile elements other threads
     # have not staged yet; without the second, a thread stages the next
     # tile while others still read this one. (NaN counts: unstaged shared
     # memory holds whatever was there.)
-    assert emulated_matmul_error(barrier, reverse) != 0.0
+    assert emulated_matmul_error(barrier, reverse, wide) != 0.0

@@ -21,12 +21,15 @@ using namespace mlir;
 
 namespace {
 
-// Output tile per block, k-tile, threads per block (x along N, y along M):
-// each thread computes kRegM x kRegN outputs, kThreadsY and kThreadsX apart.
-constexpr int64_t kTileM = 32, kTileN = 32, kTileK = 16;
+// Threads per block (x along N, y along M) and the k-tile; each thread
+// computes regM x regN outputs, kThreadsY and kThreadsX apart, so a block's
+// output tile is (16 regM) x (16 regN).
+constexpr int64_t kTileK = 16;
 constexpr int64_t kThreadsX = 16, kThreadsY = 16;
-constexpr int64_t kRegM = kTileM / kThreadsY, kRegN = kTileN / kThreadsX;
 constexpr int64_t kThreads = kThreadsX * kThreadsY;
+// Outputs per thread along each side: 4 (64x64 tiles: twice the FMAs per
+// shared-memory load) when that leaves enough blocks, else 2 (32x32).
+constexpr int64_t kWideReg = 4, kNarrowReg = 2;
 
 /// The roles of a contraction's loop dimensions.
 struct Roles {
@@ -117,9 +120,13 @@ struct GPUSharedContractionsPass
     int64_t M = ranges[roles->m], N = ranges[roles->n], K = ranges[roles->k], batch = 1;
     for (unsigned dim : roles->batch)
       batch *= ranges[dim];
+    int64_t wideBlocks = llvm::divideCeil(M, kWideReg * kThreadsY) *
+                         llvm::divideCeil(N, kWideReg * kThreadsX) * batch;
+    const int64_t regM = wideBlocks >= wideTileMinBlocks ? kWideReg : kNarrowReg,
+                  regN = regM, tileM = regM * kThreadsY, tileN = regN * kThreadsX;
     // Grid y (row tiles) and z (batch) are at most 65535 blocks.
     if (M * N < minOutputs || K < kTileK || batch > 65535 ||
-        llvm::divideCeil(M, kTileM) > 65535)
+        llvm::divideCeil(M, tileM) > 65535)
       return;
 
     Location loc = op.getLoc();
@@ -127,11 +134,11 @@ struct GPUSharedContractionsPass
     OpBuilder b(op);
     auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
     Value one = index(1);
-    Value gridX = index(llvm::divideCeil(N, kTileN)), gridY = index(llvm::divideCeil(M, kTileM));
+    Value gridX = index(llvm::divideCeil(N, tileN)), gridY = index(llvm::divideCeil(M, tileM));
     auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    auto lhsTile = MemRefType::get({kTileM, kTileK}, lhsElement, MemRefLayoutAttrInterface(),
+    auto lhsTile = MemRefType::get({tileM, kTileK}, lhsElement, MemRefLayoutAttrInterface(),
                                    workgroup);
-    auto rhsTile = MemRefType::get({kTileK, kTileN}, rhsElement, MemRefLayoutAttrInterface(),
+    auto rhsTile = MemRefType::get({kTileK, tileN}, rhsElement, MemRefLayoutAttrInterface(),
                                    workgroup);
     auto launch = gpu::LaunchOp::create(b, loc, gridX, gridY, index(batch), index(kThreadsX),
                                         index(kThreadsY), one, /*dynamicSharedMemorySize=*/nullptr,
@@ -141,8 +148,8 @@ struct GPUSharedContractionsPass
     Value sharedR = launch.getWorkgroupAttributions()[1];
     b.setInsertionPointToStart(&launch.getBody().front());
     Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
-    Value m0 = arith::MulIOp::create(b, loc, launch.getBlockIds().y, index(kTileM));
-    Value n0 = arith::MulIOp::create(b, loc, launch.getBlockIds().x, index(kTileN));
+    Value m0 = arith::MulIOp::create(b, loc, launch.getBlockIds().y, index(tileM));
+    Value n0 = arith::MulIOp::create(b, loc, launch.getBlockIds().x, index(tileN));
     Value thread = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, ty, index(kThreadsX)),
                                          tx);
     // Batch indices from blockIdx.z (row-major over the batch dimensions).
@@ -170,10 +177,10 @@ struct GPUSharedContractionsPass
 
     // This thread's outputs: rows m0 + ty + 16 i, columns n0 + tx + 16 j.
     SmallVector<Value> rows, cols;
-    for (int64_t i = 0; i < kRegM; ++i)
+    for (int64_t i = 0; i < regM; ++i)
       rows.push_back(arith::AddIOp::create(
           b, loc, m0, arith::AddIOp::create(b, loc, ty, index(i * kThreadsY))));
-    for (int64_t j = 0; j < kRegN; ++j)
+    for (int64_t j = 0; j < regN; ++j)
       cols.push_back(arith::AddIOp::create(
           b, loc, n0, arith::AddIOp::create(b, loc, tx, index(j * kThreadsX))));
     // Guarded load: `value` if `inBounds`, else a zero (never read as data:
@@ -193,8 +200,8 @@ struct GPUSharedContractionsPass
     };
     // Accumulators start from the output's values (the generic's semantics).
     SmallVector<Value> inits;
-    for (int64_t i = 0; i < kRegM; ++i)
-      for (int64_t j = 0; j < kRegN; ++j) {
+    for (int64_t i = 0; i < regM; ++i)
+      for (int64_t j = 0; j < regN; ++j) {
         iv[roles->m] = rows[i];
         iv[roles->n] = cols[j];
         Value inside = arith::AndIOp::create(b, loc, lessThan(rows[i], mSize),
@@ -236,8 +243,8 @@ struct GPUSharedContractionsPass
           memref::StoreOp::create(b, loc, v, shared, ValueRange{r, c});
         }
       };
-      stage(sharedL, lhs, lhsMap, kTileM, kTileK, /*lhsSide=*/true, lhsElement);
-      stage(sharedR, rhs, rhsMap, kTileK, kTileN, /*lhsSide=*/false, rhsElement);
+      stage(sharedL, lhs, lhsMap, tileM, kTileK, /*lhsSide=*/true, lhsElement);
+      stage(sharedR, rhs, rhsMap, kTileK, tileN, /*lhsSide=*/false, rhsElement);
       gpu::BarrierOp::create(b, loc);
       // The k's of this tile in order (the last tile may be partial): the
       // payload folds each output exactly as the sequential loop does.
@@ -249,20 +256,20 @@ struct GPUSharedContractionsPass
         b.setInsertionPointToStart(inner.getBody());
         Value kk = inner.getInductionVar();
         SmallVector<Value> as, bs, next;
-        for (int64_t i = 0; i < kRegM; ++i)
+        for (int64_t i = 0; i < regM; ++i)
           as.push_back(memref::LoadOp::create(
               b, loc, sharedL, ValueRange{arith::AddIOp::create(b, loc, ty, index(i * kThreadsY)),
                                           kk}));
-        for (int64_t j = 0; j < kRegN; ++j)
+        for (int64_t j = 0; j < regN; ++j)
           bs.push_back(memref::LoadOp::create(
               b, loc, sharedR, ValueRange{kk, arith::AddIOp::create(b, loc, tx,
                                                                     index(j * kThreadsX))}));
-        for (int64_t i = 0; i < kRegM; ++i)
-          for (int64_t j = 0; j < kRegN; ++j) {
+        for (int64_t i = 0; i < regM; ++i)
+          for (int64_t j = 0; j < regN; ++j) {
             IRMapping mapping;
             mapping.map(payload->getArgument(0), as[i]);
             mapping.map(payload->getArgument(1), bs[j]);
-            mapping.map(payload->getArgument(2), inner.getRegionIterArgs()[i * kRegN + j]);
+            mapping.map(payload->getArgument(2), inner.getRegionIterArgs()[i * regN + j]);
             for (Operation &inner : payload->without_terminator())
               b.clone(inner, mapping);
             next.push_back(mapping.lookupOrDefault(
@@ -274,8 +281,8 @@ struct GPUSharedContractionsPass
       gpu::BarrierOp::create(b, loc);
       scf::YieldOp::create(b, loc, inner.getResults());
     }
-    for (int64_t i = 0; i < kRegM; ++i)
-      for (int64_t j = 0; j < kRegN; ++j) {
+    for (int64_t i = 0; i < regM; ++i)
+      for (int64_t j = 0; j < regN; ++j) {
         iv[roles->m] = rows[i];
         iv[roles->n] = cols[j];
         Value inside = arith::AndIOp::create(b, loc, lessThan(rows[i], mSize),
@@ -283,7 +290,7 @@ struct GPUSharedContractionsPass
         auto ifOp = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(ifOp.thenBlock());
-        memref::StoreOp::create(b, loc, kLoop.getResult(i * kRegN + j), out,
+        memref::StoreOp::create(b, loc, kLoop.getResult(i * regN + j), out,
                                 indicesOf(outMap, iv));
       }
     gpu::TerminatorOp::create(b, loc);

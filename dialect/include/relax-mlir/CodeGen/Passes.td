@@ -239,10 +239,12 @@ def GPUSharedContractionsPass : Pass<"relax-gpu-shared-contractions", "::mlir::f
     first input and the output, one n in the second input and the output, and
     any batch dimensions in all three (so: matmul with either operand
     transposed, batch matmul), with at least `min-outputs` outputs per batch
-    and k >= 16, becomes a `gpu.launch`: a block of 16x16 threads per 32x32
-    output tile (blockIdx.z over the batch), each thread 2x2 outputs 16
-    apart. For each 16-wide step of k, the block copies the 32x16 tile of
-    the first input and the 16x32 tile of the second into shared memory
+    and k >= 16, becomes a `gpu.launch`: a block of 16x16 threads per 64x64
+    output tile when there are at least `wide-tile-min-blocks` such tiles,
+    else per 32x32 tile (blockIdx.z over the batch), each thread 4x4 (or
+    2x2) outputs 16 apart. For each 16-wide step of k, the block copies the
+    64x16 (32x16) tile of the first input and the 16x64 (16x32) tile of the
+    second into shared memory
     (zeros outside the bounds), synchronizes, and every thread folds the
     payload over the step's k in order (a partial last step stops at k),
     then synchronizes again. Accumulators start from the output's values and
@@ -251,7 +253,10 @@ def GPUSharedContractionsPass : Pass<"relax-gpu-shared-contractions", "::mlir::f
   }];
   let options = [
     Option<"minOutputs", "min-outputs", "int64_t", /*default=*/"1024",
-           "Fewest outputs (m x n) of a contraction to tile">
+           "Fewest outputs (m x n) of a contraction to tile">,
+    Option<"wideTileMinBlocks", "wide-tile-min-blocks", "int64_t", /*default=*/"264",
+           "Fewest 64x64 output tiles (blocks) for which they are used instead "
+           "of 32x32 ones (264: two per SM of an H100)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
