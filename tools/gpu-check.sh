@@ -4,7 +4,8 @@
 #   tools/gpu-check.sh prepare [DIR] [--target cuda|cpu] [--chip sm_90] [--quick]
 #       Here, on a CPU machine: builds the project, then exports every op's
 #       gradient cases, 20 random programs and the bench's MLP and CNN steps
-#       (for sm_90 by default) with their inputs and the CPU's results into DIR
+#       (for sm_90 by default) with their inputs and the CPU's results, and the
+#       deep_mlp and transformer_block steps (timed there, no data), into DIR
 #       (default build/gpu-check, well under 64 MiB), with a copy of the
 #       pure-Python loader. For CUDA it first runs every case's kernels on
 #       the GPU emulator here and stops when one differs from the CPU.
@@ -13,7 +14,9 @@
 #       On the GPU machine (its python3 with numpy; JAX and PyTorch for the
 #       timing peers; no LLVM, no build): loads each export, compares every
 #       result with the CPU's, and times the MLP step against JAX and PyTorch
-#       on the same GPU. Under 8 minutes; exit 1 when a result differs.
+#       on the same GPU; checks the deep_mlp and transformer_block steps
+#       against float64 numpy and times them the same way. Under 8 minutes;
+#       exit 1 when a result differs.
 #       With the device tool: run `bash tools/gpu-check.sh run` with
 #       carry=["build/gpu-check"].
 set -euo pipefail

@@ -1,18 +1,21 @@
 """The two halves of `tools/gpu-check.sh` (see there).
 
-prepare DIR [--target cuda|cpu] [--chip sm_90] [--quick]
+prepare DIR [--target cuda|cpu] [--chip sm_90] [--quick] [--timed W1,W2]
     On a machine with the built project (no GPU needed): exports, ahead of
     time, every op's gradient cases (one library), random programs (one
     library each) and the bench's MLP and CNN training steps, with their
     inputs and the CPU's results (compile(), this machine), into DIR with a
-    copy of the pure-Python loader and a manifest. For CUDA, every case is
+    copy of the pure-Python loader and a manifest; and the compute-bound
+    deep_mlp and transformer_block steps (or --timed's), without data. For CUDA, every case is
     first run on the GPU emulator (the same kernels on this CPU) and compared
     with the CPU's results: a mismatch stops here, not on the GPU machine.
 run DIR [--steps N]
     On the target machine, with only python3 and numpy (and JAX/PyTorch for
     the timing peers): loads each export with the copied loader, checks every
     result against the CPU's, and times the MLP step (median of N) against
-    JAX `jit(value_and_grad)` and PyTorch eager autograd on the same device.
+    JAX `jit(value_and_grad)` and PyTorch eager autograd on the same device;
+    each timed step is checked against bench/reference.py (float64, inputs
+    from bench/workloads.py) and timed the same way (median of N/10).
     Writes DIR/results.json; exits 1 when a result differs.
 """
 
@@ -34,6 +37,23 @@ RANDOM_SEEDS = 20
 QUICK_OPS = ("matmul", "softmax", "sum")
 # Relative/absolute tolerances of GPU (or exported) results against the CPU's.
 TOLERANCE = {"ops": (1e-4, 1e-6), "random": (1e-4, 1e-6), "model": (2e-3, 1e-5)}
+# The timed steps (float32) against bench/reference.py's float64: the largest
+# relative error (max |x - ref| / max |ref|) of the loss and each gradient.
+TIMED = ("deep_mlp", "transformer_block")
+STEP_TOLERANCE = 1e-3
+
+
+def _step_error(wl: Any, inputs: dict[str, np.ndarray], result: Any) -> float:
+    """The largest relative error of a step's (loss, gradients) against the
+    float64 reference."""
+    import reference
+
+    loss, grads = result
+    ref_loss, ref_grads = reference.reference(wl, inputs)
+    errors = [reference.relative_error(np.asarray(loss), ref_loss)]
+    errors += [reference.relative_error(np.asarray(g), r) for g, r in zip(grads, ref_grads,
+                                                                          strict=True)]
+    return max(errors)
 
 
 def _flat(value: Any) -> list[np.ndarray]:
@@ -77,7 +97,7 @@ def _merged_op_module(ops: list[str]) -> str:
     return str(module)
 
 
-def prepare(out: Path, target: str, chip: str, quick: bool) -> None:
+def prepare(out: Path, target: str, chip: str, quick: bool, timed: list[str]) -> None:
     import op_table
     import program_gen as pg
     import relax_mlir
@@ -149,8 +169,28 @@ def prepare(out: Path, target: str, chip: str, quick: bool) -> None:
         add("model", workload, adjoint, [("main_adjoint", [inputs[n] for n in wl.input_names])])
     print(f"prepare: models ({time.time() - started:.0f} s)")
 
+    # Compute-bound steps, only timed: no data is shipped (run makes the
+    # inputs with bench/workloads.py and checks the results against
+    # bench/reference.py in float64); for CUDA their kernels are checked on
+    # the emulator here first.
+    for workload in timed:
+        wl = workloads.get(workload)
+        ir = relax_system.IR[workload](wl)
+        adjoint = relax_mlir.gradient(ir, "main", require_grads=wl.grad_indices)
+        relax_mlir.export(adjoint, out / "lib" / f"{workload}.so", target=target, chip=chip,
+                          functions=["main_adjoint"])
+        if target == "cuda":
+            inputs = workloads.make_inputs(wl)
+            emulated = relax_mlir.compile(adjoint, target="cuda-emulator",
+                                          functions=["main_adjoint"]).main_adjoint
+            error = _step_error(wl, inputs, emulated(*[inputs[n] for n in wl.input_names]))
+            if error > STEP_TOLERANCE:
+                emulated_wrong.append(f"{workload} (relative error {error:.1e})")
+    if timed:
+        print(f"prepare: timed steps {', '.join(timed)} ({time.time() - started:.0f} s)")
+
     manifest = {"target": target, "chip": chip if target == "cuda" else None,
-                "quick": quick, "cases": cases}
+                "quick": quick, "cases": cases, "timed": timed}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
     total = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     print(f"prepare: {len(cases)} cases in {out} ({total / 2**20:.1f} MiB, target {target})")
@@ -259,6 +299,11 @@ def run(out: Path, steps: int) -> int:
 
     timings: dict[str, Any] = {}
     interop: dict[str, str] = {}
+    timed: dict[str, Any] = {}
+    for workload in manifest.get("timed", []):
+        timed[workload] = _time_step(out, rt, workload, target, max(3, steps // 10))
+        if not timed[workload].get("ok"):
+            failures.append(f"timed {workload}")
     if "mlp.so" in {c["library"] for c in manifest["cases"]}:
         timings = _time_mlp(out, rt, libraries["mlp.so"], target, steps)
         if target == "cuda":
@@ -267,7 +312,7 @@ def run(out: Path, steps: int) -> int:
                          if outcome.startswith("FAIL")]
     (out / "results.json").write_text(json.dumps(
         {"target": target, "chip": manifest["chip"], "cases": report, "failures": failures,
-         "interop": interop, "mlp_step_us": timings}, indent=1))
+         "interop": interop, "mlp_step_us": timings, "timed": timed}, indent=1))
     return 1 if failures else 0
 
 
@@ -353,6 +398,78 @@ def _time_mlp(out: Path, rt: Any, lib: Any, target: str, steps: int) -> dict[str
     return timings
 
 
+def _time_step(out: Path, rt: Any, workload: str, target: str, steps: int) -> dict[str, Any]:
+    """A compute-bound step (bench workload): relax-mlir's export checked
+    against the float64 reference, then timed next to JAX and PyTorch on the
+    same device (median of `steps`, in us)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import workloads
+
+    wl = workloads.get(workload)
+    inputs = workloads.make_inputs(wl)
+    args = [inputs[n] for n in wl.input_names]
+    row: dict[str, Any] = {}
+    try:
+        lib = rt.load(out / "lib" / f"{workload}.so")
+        fn = lib.main_adjoint
+        if target == "cuda":
+            device_args = [lib.to_device(a) for a in args]
+            rows: dict[str, Any] = {"relax-mlir (DeviceArray)": lambda: fn(*device_args)}
+        else:
+            rows = {"relax-mlir": lambda: fn(*args)}
+        error = _step_error(wl, inputs, fn(*args))
+        row["max_rel_error"] = error
+        row["ok"] = error <= STEP_TOLERANCE
+    except Exception as e:  # noqa: BLE001 (reported)
+        row["ok"] = False
+        row["error"] = f"{type(e).__name__}: {str(e)[:1000]}"
+        print(f"FAIL timed {workload}: {row['error']}")
+        return row
+    rows.update(_workload_peers(wl, inputs, on_gpu=target == "cuda"))
+    print(f"{workload} step (value and {len(wl.grads)} gradients), max relative error "
+          f"{row['max_rel_error']:.1e} against float64, median of {steps}:")
+    for name, step in rows.items():
+        row[name] = step if isinstance(step, str) else _median_us(step, steps, warmup=2)
+        shown = row[name] if isinstance(row[name], str) else f"{row[name]:10.1f} us"
+        print(f"  {name:40s} {shown}")
+    return row
+
+
+def _workload_peers(wl: Any, inputs: dict[str, np.ndarray], on_gpu: bool) -> dict[str, Any]:
+    """JAX (bench/systems/jax_system: jit(value_and_grad) on its default
+    device) and PyTorch (eager autograd, on the GPU when there is one) steps
+    of a bench workload, each a zero-argument callable that blocks."""
+    peers: dict[str, Any] = {}
+    try:
+        import jax
+        from systems import jax_system
+
+        step = jax_system.prepare(wl, inputs, threads=1).step
+        peers[f"jax {jax.__version__} ({jax.devices()[0].platform})"] = step
+    except Exception as e:  # noqa: BLE001 (a peer that cannot run is reported)
+        peers["jax"] = f"not run: {type(e).__name__}: {str(e)[:300]}"
+    try:
+        import torch
+        from systems import torch_system
+
+        dev = "cuda" if on_gpu else "cpu"
+        tensors = {n: torch.from_numpy(a).to(dev) for n, a in inputs.items()}
+        params = [tensors[g].requires_grad_(True) for g in wl.grads]
+        body = torch_system._losses()[wl.name]
+
+        def torch_step() -> Any:
+            value = body(tensors)
+            grads = torch.autograd.grad(value, params)
+            if on_gpu:
+                torch.cuda.synchronize()
+            return value, grads
+
+        peers[f"torch {torch.__version__} ({dev})"] = torch_step
+    except Exception as e:  # noqa: BLE001
+        peers["torch"] = f"not run: {type(e).__name__}: {str(e)[:300]}"
+    return peers
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -361,13 +478,19 @@ def main() -> None:
     p.add_argument("dir", type=Path)
     p.add_argument("--target", choices=("cuda", "cpu"), default="cuda")
     p.add_argument("--chip", default="sm_90")
-    p.add_argument("--quick", action="store_true", help="3 ops, 2 programs, the MLP")
+    p.add_argument("--quick", action="store_true",
+                   help="3 ops, 2 programs, the MLP (and no timed steps unless --timed)")
+    p.add_argument("--timed", default=None,
+                   help=f"comma-separated bench workloads exported to be timed on the "
+                        f"device (default: {','.join(TIMED)}; none with --quick)")
     r = sub.add_parser("run")
     r.add_argument("dir", type=Path)
     r.add_argument("--steps", type=int, default=200)
     args = parser.parse_args()
     if args.command == "prepare":
-        prepare(args.dir, args.target, args.chip, args.quick)
+        timed = ([] if args.quick else list(TIMED)) if args.timed is None else \
+            [w for w in args.timed.split(",") if w]
+        prepare(args.dir, args.target, args.chip, args.quick, timed)
     else:
         sys.exit(run(args.dir, args.steps))
 

@@ -244,7 +244,8 @@ def test_gpu_check_run_passes_on_cpu_exports_and_fails_on_a_wrong_result(tmp_pat
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [*sys.path, os.path.join(root, "test", "python"), os.path.join(root, "bench")]))
     prepare = subprocess.run([sys.executable, os.path.join(root, "tools", "gpu_check.py"),
-                              "prepare", str(folder), "--target", "cpu", "--quick"],
+                              "prepare", str(folder), "--target", "cpu", "--quick",
+                              "--timed", "deep_mlp"],
                              env=env, capture_output=True, text=True, timeout=600)
     assert prepare.returncode == 0, describe_process(prepare)
     run_env = dict(os.environ, PYTHON=sys.executable)
@@ -259,6 +260,9 @@ def test_gpu_check_run_passes_on_cpu_exports_and_fails_on_a_wrong_result(tmp_pat
     results = json_load(folder / "results.json")
     assert results["failures"] == [] and len(results["cases"]) > 30
     assert isinstance(results["mlp_step_us"]["relax-mlir (numpy in/out)"], float)
+    # The timed step is checked against bench/reference.py (float64) and timed.
+    deep = results["timed"]["deep_mlp"]
+    assert deep["ok"] and deep["max_rel_error"] < 1e-4 and isinstance(deep["relax-mlir"], float)
     # A wrong expected value is reported and fails the run.
     want = folder / "data" / "mlp.main_adjoint.want.npz"
     arrays = dict(np.load(want))
