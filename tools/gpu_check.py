@@ -220,50 +220,6 @@ def _median_us(step: Any, steps: int, warmup: int = 5) -> float:
     return statistics.median(times) * 1e6
 
 
-def _peer_steps(inputs: dict[str, np.ndarray], on_gpu: bool) -> dict[str, Any]:
-    """JAX and PyTorch MLP steps (value and the 4 weight gradients) on the
-    same device, each a zero-argument callable that blocks until done."""
-    peers: dict[str, Any] = {}
-    try:
-        import jax
-        import jax.numpy as jnp
-
-        device = jax.devices("gpu")[0] if on_gpu else jax.devices("cpu")[0]
-
-        def loss(w1: Any, b1: Any, w2: Any, b2: Any, x: Any, y: Any) -> Any:
-            h = jax.nn.relu(x @ w1 + b1)
-            lp = jax.nn.log_softmax(h @ w2 + b2, axis=-1)
-            return -jnp.mean(jnp.take_along_axis(lp, y[:, None], axis=1))
-
-        step = jax.jit(jax.value_and_grad(loss, argnums=(0, 1, 2, 3)))
-        args = [jax.device_put(inputs[n], device) for n in ("w1", "b1", "w2", "b2", "x")]
-        args.append(jax.device_put(inputs["y"].astype(np.int32), device))
-        peers[f"jax {jax.__version__} ({device.platform})"] = \
-            lambda: jax.block_until_ready(step(*args))
-    except Exception as e:  # noqa: BLE001 (a peer that cannot run is reported)
-        peers["jax"] = f"not run: {type(e).__name__}: {e}"
-    try:
-        import torch
-        import torch.nn.functional as F
-
-        dev = "cuda" if on_gpu else "cpu"
-        t = {n: torch.from_numpy(inputs[n]).to(dev) for n in inputs}
-        weights = [t[n].requires_grad_() for n in ("w1", "b1", "w2", "b2")]
-
-        def torch_step() -> Any:
-            h = torch.relu(t["x"] @ weights[0] + weights[1])
-            value = F.nll_loss(F.log_softmax(h @ weights[2] + weights[3], dim=-1), t["y"])
-            grads = torch.autograd.grad(value, weights)
-            if on_gpu:
-                torch.cuda.synchronize()
-            return value, grads
-
-        peers[f"torch {torch.__version__} ({dev})"] = torch_step
-    except Exception as e:  # noqa: BLE001
-        peers["torch"] = f"not run: {type(e).__name__}: {e}"
-    return peers
-
-
 def run(out: Path, steps: int) -> int:
     sys.path.insert(0, str(out / "loader"))
     import relax_mlir.runtime as rt
@@ -384,7 +340,7 @@ def _time_mlp(out: Path, rt: Any, lib: Any, target: str, steps: int) -> dict[str
     if target == "cuda":
         device_args = [lib.to_device(a) for a in args]
         rows["relax-mlir (DeviceArray)"] = lambda: fn(*device_args)
-    rows.update(_peer_steps(inputs, on_gpu=target == "cuda"))
+    rows.update(_workload_peers(wl, inputs, on_gpu=target == "cuda"))
     timings: dict[str, Any] = {}
     print(f"MLP step 64x784->256->10 (value and 4 gradients), median of {steps}:")
     for name, step in rows.items():
