@@ -22,6 +22,7 @@
 #include <cstring>
 #include <mutex>
 #include <unordered_set>
+#include <vector>
 #include <string>
 
 namespace {
@@ -321,14 +322,28 @@ RELAX_CUDA_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t
   });
 }
 
+namespace {
+/// Streams the host code gave back, kept for the calling thread's next
+/// call: a function creates a stream at entry and destroys it after waiting
+/// for it, so a kept stream is idle (two driver calls saved per call).
+/// They live as long as the thread (the driver frees them with the context).
+thread_local std::vector<CUstream> idleStreams;
+} // namespace
+
 RELAX_CUDA_EXPORT void *mgpuStreamCreate() {
+  if (!idleStreams.empty()) {
+    CUstream stream = idleStreams.back();
+    idleStreams.pop_back();
+    return stream;
+  }
   CUstream stream = nullptr;
   call("creating a stream", [&](Driver &d) { return d.cuStreamCreate(&stream, 0); });
   return stream;
 }
 
 RELAX_CUDA_EXPORT void mgpuStreamDestroy(void *stream) {
-  call("destroying a stream", [&](Driver &d) { return d.cuStreamDestroy(stream); });
+  if (stream)
+    idleStreams.push_back(stream);
 }
 
 RELAX_CUDA_EXPORT void mgpuStreamSynchronize(void *stream) {
