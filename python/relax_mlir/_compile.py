@@ -253,8 +253,10 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
     an NVIDIA driver (`CUDAError` "no CUDA driver found" otherwise).
     `target="cuda-emulator"` builds the same kernels and runs them on the
     CPU, one GPU thread at a time between barriers (`relax-to-gpu-emulator`):
-    for testing and debugging the GPU lowering without a GPU; it is slow
-    (`opt_level` and `num_threads` do not apply).
+    for testing and debugging the GPU lowering without a GPU; every memory
+    access is checked, and an out-of-bounds one aborts the process (as
+    compute-sanitizer would stop the kernel); it is slow (`opt_level` and
+    `num_threads` do not apply).
     `functions` (names) compiles only those public functions (the others
     become private, dropped unless called): `functions=["main_adjoint"]`
     when only the training step is needed halves the work.

@@ -64,12 +64,15 @@ def run_gpu_pipeline(module: ir.Module, chip: str, gpu_format: str,
     return lowered
 
 
-def run_gpu_emulator(module: ir.Module, reverse: bool = False) -> ir.Module:
+def run_gpu_emulator(module: ir.Module, reverse: bool = False,
+                     check_bounds: bool = True) -> ir.Module:
     """A copy of `module` lowered by `relax-to-gpu-emulator`: the GPU
-    pipeline's kernels run on the host thread by thread (host LLVM code)."""
+    pipeline's kernels run on the host thread by thread (host LLVM code),
+    every memory access checked (an out-of-bounds one aborts)."""
     lowered = clone_module(module)
     run_passes(lowered, f"builtin.module(relax-to-gpu-emulator{{reverse={str(reverse).lower()} "
-                        f"pooled-alloc=true}})", CompilationError,
+                        f"check-bounds={str(check_bounds).lower()} pooled-alloc=true}})",
+               CompilationError,
                "lowering for the GPU emulator failed")
     return lowered
 

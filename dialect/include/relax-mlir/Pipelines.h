@@ -104,6 +104,12 @@ struct RelaxToGPUEmulatorOptions : public PassPipelineOptions<RelaxToGPUEmulator
   PassOptions::Option<bool> pooledAlloc{
       *this, "pooled-alloc",
       llvm::cl::desc("As relax-to-llvm's pooled-alloc"), llvm::cl::init(false)};
+  PassOptions::Option<bool> checkBounds{
+      *this, "check-bounds",
+      llvm::cl::desc("Check every memory access of the emulated code at run time "
+                     "(generate-runtime-verification): an out-of-bounds index aborts "
+                     "with the op's location"),
+      llvm::cl::init(false)};
 };
 
 /// relax (on tensors) to the LLVM dialect for the host, with the kernels of

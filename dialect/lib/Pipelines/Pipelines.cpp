@@ -302,6 +302,8 @@ void mlir::relax::buildRelaxToGPUEmulatorPipeline(OpPassManager &pm,
   emulate.reverse = options.reverse;
   pm.addNestedPass<func::FuncOp>(createGPUEmulatePass(emulate));
   pm.addPass(createCanonicalizerPass());
+  if (options.checkBounds)
+    pm.addPass(createGenerateRuntimeVerificationPass());
   // The host's plain lowering (no CPU schedule: the kernels' loops as they are).
   RelaxToLLVMOptions llvm;
   llvm.optLevel = 0;
