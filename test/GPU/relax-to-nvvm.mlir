@@ -5,7 +5,9 @@
 // RUN:   | FileCheck %s --check-prefix=SM80
 // RUN: not relax-opt %s --relax-to-nvvm=format=ptx 2>&1 | FileCheck %s --check-prefix=BAD
 
-// An elementwise chain is one kernel of 16x16-thread blocks (4x2 of them);
+// An elementwise chain is one kernel of 32x8-thread blocks (1x8 of them:
+// threads along the 32 contiguous columns on x; the block size is known to
+// ptxas, .maxntid);
 // a full reduction of 2048 elements is a block reduction (warp shuffles)
 // between one-thread kernels that fill the accumulator and copy the result
 // out, so the host code only allocates device memory, launches and frees.
@@ -18,6 +20,7 @@
 // CHECK:       gpu.binary @elementwise_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">,
 // CHECK-SAME:    assembly = "{{.*}}.version 8.0\0A.target sm_90\0A
 // CHECK-SAME:    .visible .entry elementwise_kernel(
+// CHECK-SAME:    .maxntid 32, 8, 1
 // CHECK:       llvm.func @reduce(
 // CHECK:         llvm.call @mgpuMemAlloc
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @reduce_kernel::@reduce_kernel blocks in (%[[ONE:[0-9]+]], %[[ONE]], %[[ONE]]) threads in (%[[ONE]], %[[ONE]], %[[ONE]])

@@ -229,15 +229,19 @@ void addGPUKernelStage(OpPassManager &pm) {
   // had other users), when each reads what the other writes only at the
   // same indices.
   pm.addNestedPass<func::FuncOp>(createParallelLoopFusionPass());
-  // Blocks of 16x16 threads over the two outer dimensions of each loop nest,
-  // with constant bounds and a guard (the mapping needs constant thread
-  // counts); no canonicalization between tiling and mapping: it would fold
-  // the one-iteration loops the mapping expects.
-  pm.addNestedPass<func::FuncOp>(createParallelLoopTilingPass({16, 16},
-                                                              /*noMinMaxBounds=*/true));
   pm.addNestedPass<func::FuncOp>(createGPUWrapHostCodePass());
+  // Blocks of up to 256 threads, innermost dimension on x (coalesced), with
+  // constant bounds and a guard (the conversion needs constant thread
+  // counts); no canonicalization between tiling and conversion: it would fold
+  // the one-iteration loops the conversion expects.
+  pm.addNestedPass<func::FuncOp>(createGPUMapLoopsPass());
   pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  // Constant launch sizes (the tiling's bound arithmetic folded), so that
+  // outlining records each kernel's block size (`known_block_size`, PTX
+  // `.reqntid`): ptxas then allocates registers for the actual block, and the
+  // thread ids get their ranges.
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addPass(createLowerAffinePass());
 }
 } // namespace

@@ -262,6 +262,33 @@ def GPUSharedContractionsPass : Pass<"relax-gpu-shared-contractions", "::mlir::f
                            "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
 }
 
+def GPUMapLoopsPass : Pass<"relax-gpu-map-loops", "::mlir::func::FuncOp"> {
+  let summary = "Tile loop nests into blocks of threads, innermost dimension on x";
+  let description = [{
+    For the GPU pipeline, after `convert-linalg-to-parallel-loops` and before
+    `convert-parallel-loops-to-gpu`: each top-level `scf.parallel` without
+    reductions or nested parallel loops is tiled (`scf::tileParallelLoop`,
+    constant inner bounds and a guard) into blocks of at most
+    `block-threads` threads, and mapped: its innermost dimension, contiguous
+    in memory for row-major buffers, on `x`, the next on `y`, the one before
+    on `z`, so that the 32 threads of a warp read and write neighbouring
+    elements (coalesced). A block's threads go first along the innermost
+    dimension, as many as it has iterations (rounded up to a power of two,
+    up to `block-threads`), then along the next one: a 1-D loop gets
+    `block-threads` threads in a row, a 64x10 loop blocks of 16x16. A loop of
+    more than three dimensions first has its leading dimensions combined into
+    one, which goes on `z`. A `y` or `z` dimension with more than 65535
+    blocks (a grid's limit), or an unknown number, runs sequentially in each
+    block. Loops left unmapped are mapped by `gpu-map-parallel-loops`.
+  }];
+  let options = [
+    Option<"blockThreads", "block-threads", "int64_t", /*default=*/"256",
+           "Threads per block (a power of two, at most 1024)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect"];
+}
+
 def GPUBlockReductionsPass : Pass<"relax-gpu-block-reductions", "::mlir::func::FuncOp"> {
   let summary = "Large reductions as one thread block per output element";
   let description = [{
