@@ -38,6 +38,17 @@
 // CHECK-NOT:     gpu.launch_func
 // CHECK:         llvm.return
 
+// A column sum (a bias gradient: rows reduced, accumulated in f64): one
+// thread per column, 256 a block, folding its rows (relax-gpu-reductions-inside;
+// before, the row loop was outside and the whole sum ran in one thread).
+// The accumulator's fill and the sums are one kernel; a second rounds to f32.
+// CHECK:       llvm.func @col_sums(
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @col_sums_kernel::@col_sums_kernel
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @col_sums_kernel_{{[0-9]+}}::@col_sums_kernel
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         llvm.return
+// CHECK:       gpu.binary @col_sums_kernel {{.*}}.maxntid 256, 1, 1{{.*}}add.rn.f64
+
 // SM80: gpu.binary @elementwise_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx70">,
 // SM80-SAME: .target sm_80
 
@@ -57,4 +68,9 @@ func.func @reduce(%x: tensor<64x32xf32>) -> tensor<f32> {
 func.func @row_sums(%x: tensor<64x10xf32>) -> tensor<64xf32> {
   %0 = "relax.sum"(%x) {axis = array<i64: 1>, keepdims = false} : (tensor<64x10xf32>) -> tensor<64xf32>
   return %0 : tensor<64xf32>
+}
+
+func.func @col_sums(%x: tensor<128x1024xf32>) -> tensor<1024xf32> {
+  %0 = "relax.sum"(%x) {axis = array<i64: 0>, keepdims = false} : (tensor<128x1024xf32>) -> tensor<1024xf32>
+  return %0 : tensor<1024xf32>
 }

@@ -4,6 +4,8 @@
 // whose outputs are few becomes a gpu.launch with one block per output
 // element; the block's threads fold strided slices of the reduction and
 // gpu.all_reduce combines their partial values (see Passes.td).
+// relax-gpu-reductions-inside: the other reductions get their parallel loops
+// outermost, so that each thread folds its own output elements.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -18,6 +22,7 @@
 
 namespace mlir::relax {
 #define GEN_PASS_DEF_GPUBLOCKREDUCTIONSPASS
+#define GEN_PASS_DEF_GPUREDUCTIONSINSIDEPASS
 #include "relax-mlir/CodeGen/Passes.h.inc"
 } // namespace mlir::relax
 
@@ -250,6 +255,37 @@ struct GPUBlockReductionsPass
     }
     gpu::TerminatorOp::create(b, loc);
     op.erase();
+  }
+};
+
+struct GPUReductionsInsidePass
+    : relax::impl::GPUReductionsInsidePassBase<GPUReductionsInsidePass> {
+  void runOnOperation() final {
+    SmallVector<linalg::GenericOp> candidates;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (!op->getParentOfType<gpu::LaunchOp>())
+        candidates.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : candidates) {
+      // The parallel dimensions first, then the reductions, each in their
+      // order: every output element still folds its reduction in order.
+      SmallVector<unsigned> order;
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      for (auto [dim, type] : llvm::enumerate(iterators))
+        if (type == utils::IteratorType::parallel)
+          order.push_back(dim);
+      for (auto [dim, type] : llvm::enumerate(iterators))
+        if (type != utils::IteratorType::parallel)
+          order.push_back(dim);
+      if (llvm::equal(order, llvm::seq<unsigned>(0, order.size())))
+        continue;
+      rewriter.setInsertionPoint(op);
+      if (failed(linalg::interchangeGenericOp(rewriter, op, order))) {
+        op.emitError("relax-gpu-reductions-inside: could not interchange the loops");
+        return signalPassFailure();
+      }
+    }
   }
 };
 } // namespace

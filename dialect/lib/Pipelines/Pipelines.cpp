@@ -223,6 +223,8 @@ void addGPUKernelStage(OpPassManager &pm) {
   // reductions with few outputs: a block of threads per output element.
   pm.addNestedPass<func::FuncOp>(createGPUSharedContractionsPass());
   pm.addNestedPass<func::FuncOp>(createGPUBlockReductionsPass());
+  // Other reductions: each thread folds its own output elements.
+  pm.addNestedPass<func::FuncOp>(createGPUReductionsInsidePass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   // Sibling loop nests over the same space become one kernel (a fill and
   // the reduction that accumulates into it; elementwise ops whose producer

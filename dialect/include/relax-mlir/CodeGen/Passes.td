@@ -318,6 +318,22 @@ def GPUBlockReductionsPass : Pass<"relax-gpu-block-reductions", "::mlir::func::F
                            "::mlir::arith::ArithDialect"];
 }
 
+def GPUReductionsInsidePass : Pass<"relax-gpu-reductions-inside", "::mlir::func::FuncOp"> {
+  let summary = "Put a reduction's parallel loops outside its reduction loops";
+  let description = [{
+    For the GPU pipeline, after `relax-gpu-block-reductions` and before
+    `convert-linalg-to-parallel-loops`: a `linalg.generic` whose reduction
+    dimensions do not all come after its parallel ones (a bias gradient: the
+    sum over rows of each column) has its loops interchanged, parallel
+    dimensions first, each group in its order. The conversion then gives an
+    `scf.parallel` over the output elements with each one's reduction loop
+    inside, so a thread folds its own elements (in the same order as
+    before), instead of an outer sequential loop around the parallel one,
+    which the GPU mapping can only run in one thread.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def GPUEmulatePass : Pass<"relax-gpu-emulate", "::mlir::func::FuncOp"> {
   let summary = "Run a host function's GPU kernels on the CPU, one thread at a time";
   let description = [{
