@@ -13,6 +13,8 @@ from .errors import CompilationError
 LOWERING_STAGES = ("linalg", "vector", "bufferized", "llvm")
 # Everything `lower` can show: the input, the gradient pass's output, then those.
 STAGES = ("relax", "adjoint") + LOWERING_STAGES
+# What `lower(..., target="cuda")` can show.
+GPU_STAGES = ("relax", "adjoint", "kernels", "llvm")
 
 STAGE_DOCS = {
     "relax": "relax ops on tensors, one dataflow block per function (the input)",
@@ -22,6 +24,8 @@ STAGE_DOCS = {
               "(the same as linalg at opt_level=0)",
     "bufferized": "memrefs: results as out-parameters, temporaries freed after last use",
     "llvm": "the LLVM dialect, what the JIT compiles",
+    "kernels": "(target='cuda' only) memrefs, each kernel a gpu.launch with its grid and "
+               "block sizes, before outlining and NVVM",
 }
 
 
@@ -113,18 +117,23 @@ def lower(module: ModuleLike, stage: str = "llvm", *, func: str | None = None,
     the gradient pass runs first (`func`, `require_grads`, `target_index` as
     in `gradient`), so every stage from `adjoint` on holds `<func>_adjoint`;
     `adjoint` needs `func`. `opt_level` and `num_threads` are `compile`'s.
-    With `target="cuda"`, stage `llvm` is the `relax-to-nvvm` pipeline's
-    output: host code launching kernels that `gpu.binary` ops hold for `chip`
-    (`gpu_format`: `isa` = PTX text, `bin` = cubin, `fatbin` = both; `bin`
-    and `fatbin` need CUDA's ptxas). `str(lower(...))` is the text."""
+    With `target="cuda"`, the stages are `relax`, `adjoint`, `kernels` (each
+    kernel a `gpu.launch` with its grid and block sizes, before outlining:
+    the `relax-to-gpu-kernels` pipeline) and `llvm`, the `relax-to-nvvm`
+    pipeline's output: host code launching kernels that `gpu.binary` ops hold
+    for `chip` (`gpu_format`: `isa` = PTX text, `bin` = cubin, `fatbin` =
+    both; `bin` and `fatbin` need CUDA's ptxas). `str(lower(...))` is the
+    text."""
     from ._gradient import convert_to_dataflow, gradient
 
-    check_stage(stage)
     if target not in ("cpu", "cuda"):
         raise ValueError(f"target must be 'cpu' or 'cuda', got {target!r}")
-    if target == "cuda" and stage not in ("relax", "adjoint", "llvm"):
+    if target == "cuda" and stage in STAGES and stage not in GPU_STAGES:
         raise ValueError(f"stage {stage!r} is not available for target='cuda' yet; use "
-                         f"'relax', 'adjoint' or 'llvm'")
+                         f"one of {', '.join(GPU_STAGES)}")
+    if target == "cpu" and stage == "kernels":
+        raise ValueError("stage 'kernels' is for target='cuda'")
+    check_stage(stage, GPU_STAGES if target == "cuda" else STAGES)
     if stage == "adjoint" and func is None:
         raise ValueError("stage 'adjoint' needs func=<the function to differentiate>")
     module = convert_to_dataflow(as_module(module))
@@ -134,6 +143,11 @@ def lower(module: ModuleLike, stage: str = "llvm", *, func: str | None = None,
         module = gradient(module, func, require_grads, target_index)
     if stage == "adjoint":
         return module
+    if stage == "kernels":
+        lowered = clone_module(module)
+        run_passes(lowered, "builtin.module(relax-to-gpu-kernels)", CompilationError,
+                   "lowering to GPU kernels failed")
+        return lowered
     if target == "cuda":
         return run_gpu_pipeline(module, chip, gpu_format)
     return run_stages(module, opt_level, num_threads, to_stage=stage)

@@ -190,3 +190,93 @@ def test_long_reductions_are_block_reductions_that_ptxas_accepts(tmp_path) -> No
         run = subprocess.run([_ptxas(), "-arch=sm_90", str(path), "-o", str(tmp_path / "k.cubin")],
                              capture_output=True, text=True, timeout=120)
         assert run.returncode == 0, f"ptxas rejected kernel {i}:\n{run.stderr}"
+
+
+def _constant(value) -> int | None:
+    """The integer a `arith.constant` defines, else None."""
+    owner = value.owner
+    if not hasattr(owner, "name") or owner.name != "arith.constant":
+        return None
+    return int(str(owner.attributes["value"]).split(":")[0])
+
+
+def _serial_iterations(block) -> int | None:
+    """Loop iterations one thread runs in `block`: each `scf.for` (or
+    `scf.parallel` left in a kernel) counts its trip count times its body's
+    (at least 1), siblings add up; nested regions
+    of other ops count once. None when a loop's bounds are not constants."""
+    total = 0
+    for op in block.operations:
+        op = op.operation
+        counts = [_serial_iterations(b) for r in op.regions for b in r.blocks]
+        if None in counts:
+            return None
+        inner = sum(counts)
+        if op.name in ("scf.for", "scf.parallel"):
+            # scf.parallel inside a kernel runs in the thread: (lbs, ubs, steps).
+            rank = 1 if op.name == "scf.for" else len(op.operands) // 3
+            bounds = [_constant(op.operands[i]) for i in range(3 * rank)]
+            if None in bounds:
+                return None
+            trips = 1
+            for d in range(rank):
+                lb, ub, step = bounds[d], bounds[rank + d], bounds[2 * rank + d]
+                trips *= max(0, -(-(ub - lb) // step))
+            total += trips * max(1, inner)
+        else:
+            total += inner
+    return total
+
+
+def _launches(module) -> list[tuple[int, int, int | None]]:
+    """(blocks, threads per block, loop iterations per thread or None) of
+    every `gpu.launch` in `module` (the `kernels` stage)."""
+    found = []
+
+    def walk(op) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    inner = inner.operation
+                    if inner.name == "gpu.launch":
+                        sizes = [_constant(inner.operands[i]) for i in range(6)]
+                        assert None not in sizes, "a launch with unknown sizes"
+                        found.append((sizes[0] * sizes[1] * sizes[2],
+                                      sizes[3] * sizes[4] * sizes[5],
+                                      _serial_iterations(inner.regions[0].blocks[0])))
+                    else:
+                        walk(inner)
+
+    walk(module.operation)
+    return found
+
+
+@pytest.mark.parametrize("workload", ["mlp", "deep_mlp", "cnn", "transformer_block"])
+def test_training_steps_have_no_long_one_thread_kernels(workload: str) -> None:
+    """The bench's training steps, at their sizes: every kernel has its
+    launch sizes known, and a kernel of one thread runs at most 4096 loop
+    iterations, known when compiled (a bias gradient, a column sum, once ran its 128x1024
+    additions in one thread: its row loop was outside the parallel one)."""
+    import sys
+    from pathlib import Path
+
+    bench = str(Path(__file__).resolve().parents[2] / "bench")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    import workloads
+    from systems import relax_system
+
+    wl = workloads.get(workload)
+    kernels = relax_mlir.lower(relax_system.IR[workload](wl), "kernels", func="main",
+                               require_grads=list(wl.grads), target="cuda")
+    launches = _launches(kernels)
+    assert len(launches) >= 5
+    serial = [(b, t, n) for b, t, n in launches if b * t == 1 and (n is None or n > 4096)]
+    assert not serial, f"one-thread kernels with long loops (blocks, threads, iterations): {serial}"
+
+
+def test_kernels_stage_is_for_cuda_only() -> None:
+    with pytest.raises(ValueError, match="stage 'kernels' is for target='cuda'"):
+        relax_mlir.lower(MLP, "kernels")
+    with pytest.raises(ValueError, match="one of relax, adjoint, kernels, llvm"):
+        relax_mlir.lower(MLP, "bufferized", target="cuda")

@@ -112,6 +112,10 @@ struct RelaxToGPUEmulatorOptions : public PassPipelineOptions<RelaxToGPUEmulator
       llvm::cl::init(false)};
 };
 
+/// relax (on tensors) to host functions whose kernels are `gpu.launch` ops
+/// (the stages of `relax-to-nvvm` before outlining).
+void buildRelaxToGPUKernelsPipeline(OpPassManager &pm);
+
 /// relax (on tensors) to the LLVM dialect for the host, with the kernels of
 /// `relax-to-nvvm` emulated: each gpu.launch run thread by thread between
 /// its barriers (relax-gpu-emulate). For testing the GPU lowering on a CPU.

@@ -301,6 +301,8 @@ void mlir::relax::buildRelaxToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void mlir::relax::buildRelaxToGPUKernelsPipeline(OpPassManager &pm) { addGPUKernelStage(pm); }
+
 void mlir::relax::buildRelaxToGPUEmulatorPipeline(OpPassManager &pm,
                                                   const RelaxToGPUEmulatorOptions &options) {
   addGPUKernelStage(pm);
@@ -327,6 +329,12 @@ void mlir::relax::registerRelaxPipelines() {
       [](OpPassManager &pm, const RelaxToNVVMOptions &options) {
         buildRelaxToNVVMPipeline(pm, options);
       });
+  PassPipelineRegistration<>(
+      "relax-to-gpu-kernels",
+      "Lower relax functions as relax-to-nvvm does up to its kernels: each a gpu.launch "
+      "with its grid and block sizes, before outlining and NVVM (for inspecting the "
+      "kernels)",
+      [](OpPassManager &pm) { buildRelaxToGPUKernelsPipeline(pm); });
   PassPipelineRegistration<RelaxToGPUEmulatorOptions>(
       "relax-to-gpu-emulator",
       "Lower relax functions as relax-to-nvvm does up to its kernels (gpu.launch), then run "
