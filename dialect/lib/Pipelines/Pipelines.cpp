@@ -241,7 +241,7 @@ void addGPUKernelStage(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   // Constant launch sizes (the tiling's bound arithmetic folded), so that
   // outlining records each kernel's block size (`known_block_size`, PTX
-  // `.reqntid`): ptxas then allocates registers for the actual block, and the
+  // `.maxntid`): ptxas then allocates registers for the actual block, and the
   // thread ids get their ranges.
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addPass(createLowerAffinePass());
