@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "relax-mlir/CodeGen/Passes.h"
+#include "GPUUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
@@ -21,6 +22,15 @@ namespace mlir::relax {
 } // namespace mlir::relax
 
 using namespace mlir;
+
+SmallVector<linalg::GenericOp> relax::genericsOutsideKernels(Operation *root) {
+  SmallVector<linalg::GenericOp> generics;
+  root->walk([&](linalg::GenericOp op) {
+    if (!op->getParentOfType<gpu::LaunchOp>())
+      generics.push_back(op);
+  });
+  return generics;
+}
 
 namespace {
 /// Whether `alloc` sits in a loop (not at the top of `func`), has a static

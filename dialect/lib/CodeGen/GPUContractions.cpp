@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "relax-mlir/CodeGen/Passes.h"
+#include "GPUUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -93,12 +94,7 @@ struct GPUSharedContractionsPass
   using Base::Base;
 
   void runOnOperation() final {
-    SmallVector<linalg::GenericOp> candidates;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (!op->getParentOfType<gpu::LaunchOp>())
-        candidates.push_back(op);
-    });
-    for (linalg::GenericOp op : candidates)
+    for (linalg::GenericOp op : relax::genericsOutsideKernels(getOperation()))
       rewrite(op);
   }
 

@@ -71,27 +71,26 @@ struct GPUMapLoopsPass : relax::impl::GPUMapLoopsPassBase<GPUMapLoopsPass> {
       SmallVector<std::optional<int64_t>> counts;
       for (unsigned d = 0; d < loop.getNumLoops(); ++d)
         counts.push_back(tripCount(loop, d));
-      if (counts.size() > 3) {
-        std::optional<int64_t> leading = 1;
-        for (unsigned d = 0; d + 2 < counts.size(); ++d)
-          leading = leading && counts[d] ? std::optional<int64_t>(*leading * *counts[d])
-                                         : std::nullopt;
-        counts = {leading, counts[counts.size() - 2], counts.back()};
-      }
-      map(collapseLeading(loop), counts);
+      if (counts.size() > 3)
+        loop = collapseLeading(loop, counts);
+      map(loop, counts);
     }
   }
 
   /// A loop of more than three dimensions with its leading ones combined
-  /// into one, so that all of them run in parallel (blockIdx.z).
-  scf::ParallelOp collapseLeading(scf::ParallelOp loop) {
+  /// into one, so that all of them run in parallel (blockIdx.z); `counts`,
+  /// the trip counts of its dimensions, become those of the new loop's.
+  scf::ParallelOp collapseLeading(scf::ParallelOp loop,
+                                  SmallVector<std::optional<int64_t>> &counts) {
     unsigned rank = loop.getNumLoops();
-    if (rank <= 3)
-      return loop;
-    std::vector<unsigned> leading;
-    for (unsigned d = 0; d + 2 < rank; ++d)
-      leading.push_back(d);
-    std::vector<std::vector<unsigned>> groups = {leading, {rank - 2}, {rank - 1}};
+    std::vector<std::vector<unsigned>> groups = {{}, {rank - 2}, {rank - 1}};
+    std::optional<int64_t> leading = 1;
+    for (unsigned d = 0; d + 2 < rank; ++d) {
+      groups[0].push_back(d);
+      leading = leading && counts[d] ? std::optional<int64_t>(*leading * *counts[d])
+                                     : std::nullopt;
+    }
+    counts = {leading, counts[rank - 2], counts[rank - 1]};
     Operation *after = loop->getNextNode();
     IRRewriter rewriter(loop.getContext());
     collapseParallelLoops(rewriter, loop, groups);

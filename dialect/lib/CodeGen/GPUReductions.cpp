@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "relax-mlir/CodeGen/Passes.h"
+#include "GPUUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -124,12 +125,7 @@ struct GPUBlockReductionsPass
           << static_cast<int64_t>(blockSize);
       return signalPassFailure();
     }
-    SmallVector<linalg::GenericOp> candidates;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (!op->getParentOfType<gpu::LaunchOp>())
-        candidates.push_back(op);
-    });
-    for (linalg::GenericOp op : candidates)
+    for (linalg::GenericOp op : relax::genericsOutsideKernels(getOperation()))
       rewrite(op);
   }
 
@@ -261,13 +257,8 @@ struct GPUBlockReductionsPass
 struct GPUReductionsInsidePass
     : relax::impl::GPUReductionsInsidePassBase<GPUReductionsInsidePass> {
   void runOnOperation() final {
-    SmallVector<linalg::GenericOp> candidates;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (!op->getParentOfType<gpu::LaunchOp>())
-        candidates.push_back(op);
-    });
     IRRewriter rewriter(&getContext());
-    for (linalg::GenericOp op : candidates) {
+    for (linalg::GenericOp op : relax::genericsOutsideKernels(getOperation())) {
       // The parallel dimensions first, then the reductions, each in their
       // order: every output element still folds its reduction in order.
       SmallVector<unsigned> order;
