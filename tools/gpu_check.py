@@ -229,14 +229,28 @@ def run(out: Path, steps: int) -> int:
     libraries: dict[str, Any] = {}
     failures, report = [], []
     started = time.time()
+    unloadable: dict[str, str] = {}
     for case in manifest["cases"]:
-        lib = libraries.get(case["library"])
-        if lib is None:
-            lib = libraries[case["library"]] = rt.load(out / "lib" / case["library"])
-        fn = lib[case["function"]]
+        label = f"{case['library']}:{case['function']}"
+        if case["library"] not in libraries and case["library"] not in unloadable:
+            try:
+                libraries[case["library"]] = rt.load(out / "lib" / case["library"])
+            except Exception as e:  # noqa: BLE001 (reported below)
+                if "no CUDA driver found" in str(e):
+                    print(f"run: {e}\nrun: {out} holds CUDA exports: run it on a machine "
+                          f"with an NVIDIA GPU and its driver (or make CPU exports with "
+                          f"`prepare --target cpu` to try `run` here)")
+                    return 1
+                unloadable[case["library"]] = f"{type(e).__name__}: {str(e)[:2000]}"
+                print(f"FAIL {case['library']} does not load: {unloadable[case['library']]}")
+        if case["library"] in unloadable:
+            failures.append(label)
+            report.append({"case": label, "ok": False,
+                           "error": f"the library does not load: {unloadable[case['library']]}"})
+            continue
+        fn = libraries[case["library"]][case["function"]]
         inputs = _load(out / "data" / f"{case['data']}.in.npz")
         want = _load(out / "data" / f"{case['data']}.want.npz")
-        label = f"{case['library']}:{case['function']}"
         try:
             got = _flat(fn(*_regroup(inputs, fn.params)))
             worst = 0.0
@@ -260,7 +274,7 @@ def run(out: Path, steps: int) -> int:
         timed[workload] = _time_step(out, rt, workload, target, max(3, steps // 10))
         if not timed[workload].get("ok"):
             failures.append(f"timed {workload}")
-    if "mlp.so" in {c["library"] for c in manifest["cases"]}:
+    if "mlp.so" in libraries:
         timings = _time_mlp(out, rt, libraries["mlp.so"], target, steps)
         if target == "cuda":
             interop = _interop(libraries["mlp.so"])

@@ -270,6 +270,39 @@ def test_gpu_check_run_passes_on_cpu_exports_and_fails_on_a_wrong_result(tmp_pat
     np.savez(want, **arrays)
     bad = run()
     assert bad.returncode == 1 and "FAIL mlp.so:main_adjoint" in bad.stdout, describe_process(bad)
+    # A library that does not load fails its cases, is named once, and the
+    # other libraries' cases still run (no traceback).
+    (folder / "lib" / "mlp.so").write_bytes(b"not a shared library")
+    broken = run()
+    assert broken.returncode == 1 and "Traceback" not in broken.stderr, describe_process(broken)
+    assert broken.stdout.count("FAIL mlp.so does not load: ") == 1, describe_process(broken)
+    results = json_load(folder / "results.json")
+    failed = {c["case"] for c in results["cases"] if not c["ok"]}
+    assert failed == {c["case"] for c in results["cases"] if c["case"].startswith("mlp.so:")}
+    assert len(results["cases"]) - len(failed) > 30
+
+
+def test_gpu_check_run_on_cuda_exports_without_a_driver_says_so(tmp_path) -> None:
+    """`run` on CUDA exports where no CUDA driver loads: one clear line and
+    exit status 1, not a traceback per library."""
+    from relax_mlir import _cuda
+
+    if _cuda.driver_status() is None:
+        pytest.skip("a CUDA driver is present: the exports would run")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    folder = tmp_path / "check"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [*sys.path, os.path.join(root, "test", "python"), os.path.join(root, "bench")]))
+    prepare = subprocess.run([sys.executable, os.path.join(root, "tools", "gpu_check.py"),
+                              "prepare", str(folder), "--quick", "--timed", ""],
+                             env=env, capture_output=True, text=True, timeout=600)
+    assert prepare.returncode == 0, describe_process(prepare)
+    proc = subprocess.run(["bash", os.path.join(root, "tools", "gpu-check.sh"), "run",
+                           str(folder), "--steps", "3"], env=dict(os.environ, PYTHON=sys.executable),
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, describe_process(proc)
+    assert proc.stdout.startswith("run: no CUDA driver found"), describe_process(proc)
+    assert "holds CUDA exports" in proc.stdout and "--target cpu" in proc.stdout
 
 
 def json_load(path: object) -> dict:
