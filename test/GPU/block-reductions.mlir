@@ -95,3 +95,35 @@ func.func @kept(%a: memref<64x784xf32>, %b: memref<784x256xf32>, %c: memref<64x2
   }
   return
 }
+
+// -----
+
+// The accumulator is a fresh allocation a fill sets just before: thread 0
+// combines the total with the fill's scalar (no load) and the fill goes.
+// CHECK-LABEL: func.func @filled(
+// CHECK:         %[[INIT:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:         %[[ACC:.*]] = memref.alloc() : memref<4xf32>
+// CHECK-NOT:     linalg.fill
+// CHECK:         gpu.launch
+// CHECK:           %[[TOTAL:.*]] = gpu.all_reduce add
+// CHECK:           scf.if
+// CHECK-NOT:         memref.load
+// CHECK:             %[[NEW:.*]] = arith.addf %[[TOTAL]], %[[INIT]] : f32
+// CHECK:             memref.store %[[NEW]], %[[ACC]][%{{.*}}] : memref<4xf32>
+// BIG-LABEL: func.func @filled(
+// BIG:         linalg.fill
+func.func @filled(%x: memref<4x2048xf32>, %out: memref<4xf32>) {
+  %one = arith.constant 1.0 : f32
+  %acc = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%one : f32) outs(%acc : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x2048xf32>) outs(%acc : memref<4xf32>) {
+  ^bb0(%v: f32, %a: f32):
+    %s = arith.addf %v, %a : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %acc, %out : memref<4xf32> to memref<4xf32>
+  memref.dealloc %acc : memref<4xf32>
+  return
+}

@@ -9,8 +9,9 @@
 // threads along the 32 contiguous columns on x; the block size is known to
 // ptxas, .maxntid);
 // a full reduction of 2048 elements is a block reduction (warp shuffles)
-// between one-thread kernels that fill the accumulator and copy the result
-// out, so the host code only allocates device memory, launches and frees.
+// that starts from the accumulator's fill value (no kernel fills it), then a
+// one-thread kernel copies the result out, so the host code only allocates
+// device memory, launches and frees.
 // CHECK:       llvm.func @elementwise(
 // CHECK-NOT:     memref.
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @elementwise_kernel::@elementwise_kernel blocks in
@@ -23,11 +24,12 @@
 // CHECK-SAME:    .maxntid 32, 8, 1
 // CHECK:       llvm.func @reduce(
 // CHECK:         llvm.call @mgpuMemAlloc
-// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @reduce_kernel::@reduce_kernel blocks in (%[[ONE:[0-9]+]], %[[ONE]], %[[ONE]]) threads in (%[[ONE]], %[[ONE]], %[[ONE]])
-// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @reduce_kernel_0::@reduce_kernel
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @reduce_kernel::@reduce_kernel blocks in (%[[ONE:[0-9]+]], %[[ONE]], %[[ONE]]) threads in (%{{[0-9]+}}, %[[ONE]], %[[ONE]])
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @reduce_kernel_0::@reduce_kernel blocks in (%[[ONE]], %[[ONE]], %[[ONE]]) threads in (%[[ONE]], %[[ONE]], %[[ONE]])
+// CHECK-NOT:     gpu.launch_func
 // CHECK:         llvm.call @mgpuMemFree
-// CHECK:       gpu.binary @reduce_kernel
-// CHECK:       gpu.binary @reduce_kernel_0 {{.*}}bar.sync{{.*}}shfl.sync
+// CHECK:       gpu.binary @reduce_kernel {{.*}}bar.sync{{.*}}shfl.sync
+// CHECK:       gpu.binary @reduce_kernel_0
 
 // A row reduction (accumulated in f64): the fill of its accumulator and the
 // reduction loop run over the same 64 rows, so they are one kernel

@@ -142,3 +142,80 @@ func.func @wide(%a: memref<1024x40xf32>, %b: memref<40x2048xf32>, %c: memref<102
   }
   return
 }
+
+// -----
+
+// The output is a fresh allocation that a fill zeroes just before the
+// contraction: the accumulators start from the fill's scalar (no load of the
+// output) and the fill goes, one kernel and one pass over the output fewer.
+// CHECK-LABEL: func.func @filled(
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[C:.*]] = memref.alloc() : memref<64x256xf32>
+// CHECK-NOT:     linalg.fill
+// CHECK:         gpu.launch
+// CHECK-NOT:       memref.load %[[C]]
+// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]])
+// CHECK-COUNT-4:   memref.store %{{.*}}, %[[C]]
+// CHECK:           gpu.terminator
+// CHECK:         memref.copy %[[C]], %arg2
+func.func @filled(%a: memref<64x784xf32>, %b: memref<784x256xf32>, %out: memref<64x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x256xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x784xf32>, memref<784x256xf32>) outs(%c : memref<64x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %c, %out : memref<64x256xf32> to memref<64x256xf32>
+  memref.dealloc %c : memref<64x256xf32>
+  return
+}
+
+// -----
+
+// The fill stays, and the kernel reads the output, when the filled buffer
+// is a parameter (it may alias another), or when something reads the
+// allocation between the fill and the contraction.
+// CHECK-LABEL: func.func @fill_kept(
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%arg2 : memref<64x256xf32>)
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[C:.*]] : memref<64x256xf32>)
+// CHECK:         memref.load %[[C]]
+// CHECK:         gpu.launch
+// CHECK:           memref.load %arg2
+// CHECK:         gpu.launch
+// CHECK:           memref.load %[[C]]
+func.func @fill_kept(%a: memref<64x784xf32>, %b: memref<784x256xf32>, %out: memref<64x256xf32>,
+                     %seen: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  %i = arith.constant 0 : index
+  linalg.fill ins(%zero : f32) outs(%out : memref<64x256xf32>)
+  %c = memref.alloc() : memref<64x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x256xf32>)
+  %v = memref.load %c[%i, %i] : memref<64x256xf32>
+  memref.store %v, %seen[] : memref<f32>
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x784xf32>, memref<784x256xf32>) outs(%out : memref<64x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x784xf32>, memref<784x256xf32>) outs(%c : memref<64x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %c : memref<64x256xf32>
+  return
+}

@@ -32,6 +32,31 @@ SmallVector<linalg::GenericOp> relax::genericsOutsideKernels(Operation *root) {
   return generics;
 }
 
+linalg::FillOp relax::initializingFill(Value buffer, Operation *user) {
+  if (!isa_and_nonnull<memref::AllocOp, gpu::AllocOp>(buffer.getDefiningOp()))
+    return nullptr;
+  Block *block = user->getBlock();
+  linalg::FillOp fill;
+  for (Operation *other : buffer.getUsers()) {
+    if (other == user)
+      continue;
+    auto candidate = dyn_cast<linalg::FillOp>(other);
+    if (candidate && candidate->getBlock() == block && candidate->isBeforeInBlock(user) &&
+        candidate.getOutputs()[0] == buffer && !fill) {
+      fill = candidate;
+      continue;
+    }
+    // Any other use comes after `user`, at its level of nesting.
+    Operation *inBlock = block->findAncestorOpInBlock(*other);
+    if (!inBlock || inBlock == user || !user->isBeforeInBlock(inBlock))
+      return nullptr;
+  }
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getInputs()[0].getType() != getElementTypeOrSelf(buffer.getType()))
+    return nullptr;
+  return fill;
+}
+
 namespace {
 /// Whether `alloc` sits in a loop (not at the top of `func`), has a static
 /// shape and is used only inside the top-level op that holds it: that op

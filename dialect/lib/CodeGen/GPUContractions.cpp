@@ -194,10 +194,16 @@ struct GPUSharedContractionsPass
       }
       return ifOp.getResult(0);
     };
-    // Accumulators start from the output's values (the generic's semantics).
+    // Accumulators start from the output's values (the generic's semantics),
+    // or from the scalar a fill would have written there (the fill goes).
+    linalg::FillOp fill = relax::initializingFill(out, op);
     SmallVector<Value> inits;
     for (int64_t i = 0; i < regM; ++i)
       for (int64_t j = 0; j < regN; ++j) {
+        if (fill) {
+          inits.push_back(fill.getInputs()[0]);
+          continue;
+        }
         iv[roles->m] = rows[i];
         iv[roles->n] = cols[j];
         Value inside = arith::AndIOp::create(b, loc, lessThan(rows[i], mSize),
@@ -291,6 +297,8 @@ struct GPUSharedContractionsPass
       }
     gpu::TerminatorOp::create(b, loc);
     op.erase();
+    if (fill)
+      fill.erase();
   }
 };
 } // namespace

@@ -169,6 +169,9 @@ struct GPUBlockReductionsPass
         outputs > std::numeric_limits<int32_t>::max())
       return;
 
+    // Thread 0 combines the total with the output's value, or with the
+    // scalar a fill would have written there (the fill goes).
+    linalg::FillOp fill = relax::initializingFill(op.getDpsInits()[0], op);
     Location loc = op.getLoc();
     OpBuilder b(op);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -239,7 +242,8 @@ struct GPUBlockReductionsPass
       SmallVector<Value> indices;
       for (AffineExpr expr : map.getResults())
         indices.push_back(iv[cast<AffineDimExpr>(expr).getPosition()]);
-      Value old = memref::LoadOp::create(b, loc, init->get(), indices);
+      Value old = fill ? fill.getInputs()[0]
+                       : memref::LoadOp::create(b, loc, init->get(), indices).getResult();
       BlockArgument out = op.getBody()->getArgument(op.getNumDpsInputs());
       Value x = combiner->op->getOperand(0) == out ? combiner->op->getOperand(1)
                                                     : combiner->op->getOperand(0);
@@ -251,6 +255,8 @@ struct GPUBlockReductionsPass
     }
     gpu::TerminatorOp::create(b, loc);
     op.erase();
+    if (fill)
+      fill.erase();
   }
 };
 

@@ -14,6 +14,15 @@ namespace mlir::relax {
 /// walk order: what a GPU pass may still turn into kernels. Collected before
 /// any is rewritten, so a pass may erase or replace them as it goes.
 SmallVector<linalg::GenericOp> genericsOutsideKernels(Operation *root);
+
+/// The linalg.fill that gives `buffer` the values `user` starts from: the
+/// fill writes all of `buffer`, a fresh allocation, with a scalar of its
+/// element type, before `user` in the same block, and no other op touches
+/// `buffer` until `user` (every other use comes after it, and an allocation
+/// has no aliases but its uses). A kernel replacing `user` may then start
+/// from the fill's scalar and the fill may go: one launch and one pass over
+/// the buffer fewer. Null when there is no such fill.
+linalg::FillOp initializingFill(Value buffer, Operation *user);
 } // namespace mlir::relax
 
 #endif // RELAX_MLIR_LIB_CODEGEN_GPUUTILS_H
