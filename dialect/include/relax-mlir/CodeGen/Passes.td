@@ -249,7 +249,11 @@ def GPUSharedContractionsPass : Pass<"relax-gpu-shared-contractions", "::mlir::f
     payload over the step's k in order (a partial last step stops at k),
     then synchronizes again. Accumulators start from the output's values and
     each output's k order is the sequential loop's, so any payload (f32 or
-    f64 accumulator) gives the same results. Static shapes only.
+    f64 accumulator) gives the same results. When the output is a fresh
+    allocation that a `linalg.fill` sets just before, nothing else touching
+    it in between, the accumulators start from the fill's scalar instead and
+    the fill is erased (one kernel and one pass over the output fewer).
+    Static shapes only.
   }];
   let options = [
     Option<"minOutputs", "min-outputs", "int64_t", /*default=*/"1024",
@@ -301,7 +305,9 @@ def GPUBlockReductionsPass : Pass<"relax-gpu-block-reductions", "::mlir::func::F
     payload over the iterations t, t + block-size, ... of its block's
     output element, starting from the combiner's identity; `gpu.all_reduce`
     combines the block's partial values (shuffles and shared memory, in
-    `convert-gpu-to-nvvm`), and thread 0 combines the total into the output.
+    `convert-gpu-to-nvvm`), and thread 0 combines the total into the output
+    (with the scalar of a `linalg.fill` that sets the output just before, as
+    for `relax-gpu-shared-contractions`, the fill then erased).
     The payload must combine the output argument with a value computed
     without it, by one of `arith.addf/addi/mulf/muli/maximumf/minimumf/
     maxnumf/minnumf/maxsi/minsi`; other reductions (several outputs, argmax)
