@@ -219,3 +219,124 @@ func.func @fill_kept(%a: memref<64x784xf32>, %b: memref<784x256xf32>, %out: memr
   memref.dealloc %c : memref<64x256xf32>
   return
 }
+
+// -----
+
+// An epilogue: the bias add and the ReLU after a matmul are computed in its
+// kernel from the accumulators (the bias loaded per element), and their
+// linalg ops go. The matmul's own buffer is read by nothing else (the add
+// was its only reader): it is neither stored nor allocated any more. The
+// add's result is returned, so it is stored, as is the ReLU's.
+// CHECK-LABEL: func.func @epilogue(
+// CHECK-SAME:      %[[BIAS:[a-z0-9]+]]: memref<256xf32>)
+// CHECK:         %[[H:.*]] = gpu.alloc () : memref<64x256xf32>
+// CHECK-NEXT:    %[[R:.*]] = gpu.alloc () : memref<64x256xf32>
+// CHECK-NEXT:    gpu.launch
+// CHECK:           scf.for
+// CHECK:           scf.if %{{[0-9]+}} {
+// CHECK-NEXT:        %[[B:.*]] = memref.load %[[BIAS]][%{{.*}}] : memref<256xf32>
+// CHECK-NEXT:        %[[SUM:.*]] = arith.addf %{{.*}}, %[[B]] : f32
+// CHECK-NEXT:        memref.store %[[SUM]], %[[H]][%{{.*}}, %{{.*}}] : memref<64x256xf32>
+// CHECK-NEXT:        %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:        %[[RELU:.*]] = arith.maximumf %[[SUM]], %[[ZERO]] : f32
+// CHECK-NEXT:        memref.store %[[RELU]], %[[R]][%{{.*}}, %{{.*}}] : memref<64x256xf32>
+// CHECK:           gpu.terminator
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     gpu.alloc
+// CHECK-NOT:     gpu.dealloc
+// CHECK:         return %[[H]], %[[R]]
+#mm = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+func.func @epilogue(%a: memref<64x784xf32>, %w: memref<784x256xf32>, %bias: memref<256xf32>)
+    -> (memref<64x256xf32>, memref<64x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = gpu.alloc () : memref<64x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x256xf32>)
+  linalg.generic {indexing_maps = #mm, iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<64x784xf32>, memref<784x256xf32>) outs(%c : memref<64x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %h = gpu.alloc () : memref<64x256xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<64x256xf32>, memref<256xf32>) outs(%h : memref<64x256xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %s = arith.addf %x, %b : f32
+    linalg.yield %s : f32
+  }
+  gpu.dealloc %c : memref<64x256xf32>
+  %r = gpu.alloc () : memref<64x256xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h : memref<64x256xf32>) outs(%r : memref<64x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %zero : f32
+    linalg.yield %m : f32
+  }
+  return %h, %r : memref<64x256xf32>, memref<64x256xf32>
+}
+
+// -----
+
+// No epilogue: the bias is written between the matmul and its add (the add
+// must see the new bias), and a transposing reader of a (square) output does
+// not read the element its thread holds. Both stay linalg ops after the
+// kernel, which stores its output.
+// CHECK-LABEL: func.func @no_epilogue(
+// CHECK:         gpu.launch
+// CHECK:           memref.store %{{.*}}, %[[C:alloc[_0-9]*]][
+// CHECK:         memref.copy
+// CHECK:         linalg.generic {{.*}} ins(%[[C]], %{{.*}} : memref<64x256xf32>, memref<256xf32>)
+// CHECK:         gpu.launch
+// CHECK:           memref.store %{{.*}}, %[[C2:alloc[_0-9]*]][
+// CHECK:         linalg.generic {{.*}} ins(%[[C2]] : memref<64x64xf32>)
+#mm = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+#t = affine_map<(i, j) -> (j, i)>
+func.func @no_epilogue(%a: memref<64x784xf32>, %w: memref<784x256xf32>, %bias: memref<256xf32>,
+                       %fresh: memref<256xf32>, %out: memref<64x256xf32>,
+                       %w2: memref<784x64xf32>, %t: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc () : memref<64x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x256xf32>)
+  linalg.generic {indexing_maps = #mm, iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<64x784xf32>, memref<784x256xf32>) outs(%c : memref<64x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %fresh, %bias : memref<256xf32> to memref<256xf32>
+  %h = memref.alloc () : memref<64x256xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<64x256xf32>, memref<256xf32>) outs(%h : memref<64x256xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %s = arith.addf %x, %b : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %c : memref<64x256xf32>
+  memref.copy %h, %out : memref<64x256xf32> to memref<64x256xf32>
+  memref.dealloc %h : memref<64x256xf32>
+  %c2 = memref.alloc () : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c2 : memref<64x64xf32>)
+  linalg.generic {indexing_maps = #mm, iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w2 : memref<64x784xf32>, memref<784x64xf32>) outs(%c2 : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %u = memref.alloc () : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c2 : memref<64x64xf32>) outs(%u : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  memref.copy %u, %t : memref<64x64xf32> to memref<64x64xf32>
+  memref.dealloc %u : memref<64x64xf32>
+  memref.dealloc %c2 : memref<64x64xf32>
+  return
+}

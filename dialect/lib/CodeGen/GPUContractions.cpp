@@ -12,6 +12,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::relax {
 #define GEN_PASS_DEF_GPUSHAREDCONTRACTIONSPASS
@@ -89,14 +92,154 @@ SmallVector<Value> indicesOf(AffineMap map, ArrayRef<Value> iv) {
   return indices;
 }
 
+/// Whether `v` is a fresh allocation's buffer (no alias but its uses).
+bool isAllocation(Value v) {
+  return isa_and_nonnull<memref::AllocOp, gpu::AllocOp>(v.getDefiningOp());
+}
+
+/// Whether `v` is available at `point` (defined before it, in its block or
+/// around it).
+bool definedBefore(Value v, Operation *point) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return cast<BlockArgument>(v).getOwner()->getParentOp()->isAncestor(point);
+  Operation *inBlock = point->getBlock()->findAncestorOpInBlock(*def);
+  if (!inBlock) // defined in a region around `point`'s block
+    return def->getBlock()->findAncestorOpInBlock(*point) != nullptr;
+  return inBlock->isBeforeInBlock(point);
+}
+
+/// Whether everything `op` (with its regions) writes is a fresh allocation
+/// outside `guarded`, or memory private to a kernel; and what it frees,
+/// outside `guarded` or in `held` (read from registers, not memory).
+bool writesOnlyElsewhere(Operation *op, const llvm::DenseSet<Value> &guarded,
+                         const llvm::DenseSet<Value> &held) {
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  if (!effects)
+    return false;
+  for (const MemoryEffects::EffectInstance &effect : *effects) {
+    bool frees = isa<MemoryEffects::Free>(effect.getEffect());
+    if (!frees && !isa<MemoryEffects::Write>(effect.getEffect()))
+      continue;
+    Value v = effect.getValue();
+    if (v && frees && held.contains(v))
+      continue;
+    if (!v || guarded.contains(v))
+      return false;
+    if (op->isAncestor(v.getParentRegion()->getParentOp()) || isAllocation(v) ||
+        isa_and_nonnull<memref::AllocaOp>(v.getDefiningOp()))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// The elementwise ops a contraction's kernel also computes (its epilogue):
+/// each next linalg.generic that reads what the kernel holds for an output
+/// element (the contraction's output, or an earlier epilogue op's) at that
+/// element, over the same space, writing a fresh allocation at the same
+/// indices (a bias add, an activation, the activation's gradient mask). It
+/// runs at the contraction's place, so nothing between may write what it
+/// reads, nor touch what it writes. The chain stops at the first reader that
+/// does not qualify.
+struct Epilogue {
+  SmallVector<linalg::GenericOp> ops;
+  /// The buffers the kernel writes (the output, then each op's), and whether
+  /// anything but the kernel's own ops and deallocations reads them.
+  SmallVector<Value> buffers;
+  SmallVector<bool> needed;
+};
+
+Epilogue epilogueOf(linalg::GenericOp contraction, Value out, Operation *fill) {
+  Epilogue epilogue;
+  auto outType = cast<MemRefType>(out.getType());
+  if (!outType.hasStaticShape() || !outType.getLayout().isIdentity())
+    return epilogue;
+  llvm::DenseSet<Operation *> fused{contraction};
+  if (fill)
+    fused.insert(fill); // it goes too
+  llvm::DenseSet<Value> held{out};
+  for (Operation *next = contraction->getNextNode(); next; next = next->getNextNode()) {
+    if (llvm::none_of(next->getOperands(), [&](Value v) { return held.contains(v); }) ||
+        isa<memref::DeallocOp, gpu::DeallocOp>(next)) // the kernel holds its elements
+      continue;
+    auto op = dyn_cast<linalg::GenericOp>(next);
+    if (!op || !op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+        op.getNumLoops() != op.getNumParallelLoops() ||
+        !op.getBody()->getOps<linalg::IndexOp>().empty() ||
+        op.getStaticLoopRanges() != SmallVector<int64_t>(outType.getShape()))
+      break;
+    Value result = op.getDpsInits()[0];
+    auto resultType = dyn_cast<MemRefType>(result.getType());
+    if (!resultType || !resultType.getLayout().isIdentity() || !isAllocation(result) ||
+        held.contains(result) ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
+        !op.getBody()->getArgument(op.getNumDpsInputs()).use_empty() ||
+        result.getDefiningOp()->getNumOperands() != 0)
+      break;
+    llvm::DenseSet<Value> guarded(held.begin(), held.end());
+    guarded.insert(result);
+    bool ok = true;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value v = input->get();
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (v == result || (held.contains(v) && !map.isIdentity()) ||
+          !map.isProjectedPermutation() ||
+          (!held.contains(v) && !definedBefore(v, contraction) &&
+           !matchPattern(v, m_Constant())))
+        ok = false;
+      if (isa<MemRefType>(v.getType()))
+        guarded.insert(v);
+    }
+    // Values the payload uses from outside it: available at the kernel.
+    op.getBody()->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (!op->isAncestor(v.getParentRegion()->getParentOp()) &&
+            !definedBefore(v, contraction) && !matchPattern(v, m_Constant()))
+          ok = false;
+    });
+    // Every other use of the result comes after `op` (its allocation moves
+    // before the kernel).
+    for (Operation *user : result.getUsers()) {
+      Operation *inBlock = op->getBlock()->findAncestorOpInBlock(*user);
+      if (user != op && (!inBlock || !op->isBeforeInBlock(inBlock)))
+        ok = false;
+    }
+    for (Operation *between = contraction->getNextNode(); ok && between != op;
+         between = between->getNextNode())
+      if (!fused.contains(between) && !writesOnlyElsewhere(between, guarded, held))
+        ok = false;
+    if (!ok)
+      break;
+    epilogue.ops.push_back(op);
+    fused.insert(op);
+    held.insert(result);
+  }
+  // What the kernel writes, and whether any other op reads it.
+  epilogue.buffers.push_back(out);
+  for (linalg::GenericOp op : epilogue.ops)
+    epilogue.buffers.push_back(op.getDpsInits()[0]);
+  for (Value buffer : epilogue.buffers)
+    epilogue.needed.push_back(
+        !isAllocation(buffer) || llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+          return !fused.contains(user) && !isa<memref::DeallocOp, gpu::DeallocOp>(user);
+        }));
+  return epilogue;
+}
+
 struct GPUSharedContractionsPass
     : relax::impl::GPUSharedContractionsPassBase<GPUSharedContractionsPass> {
   using Base::Base;
 
   void runOnOperation() final {
     for (linalg::GenericOp op : relax::genericsOutsideKernels(getOperation()))
-      rewrite(op);
+      if (!erased.contains(op))
+        rewrite(op);
   }
+
+  /// Epilogue ops computed in an earlier contraction's kernel.
+  llvm::DenseSet<Operation *> erased;
 
   void rewrite(linalg::GenericOp op) {
     std::optional<Roles> roles = contractionRoles(op);
@@ -197,6 +340,9 @@ struct GPUSharedContractionsPass
     // Accumulators start from the output's values (the generic's semantics),
     // or from the scalar a fill would have written there (the fill goes).
     linalg::FillOp fill = relax::initializingFill(out, op);
+    Epilogue epilogue = epilogueOf(op, out, fill);
+    for (linalg::GenericOp fused : epilogue.ops) // allocated before the kernel
+      fused.getDpsInits()[0].getDefiningOp()->moveBefore(launch);
     SmallVector<Value> inits;
     for (int64_t i = 0; i < regM; ++i)
       for (int64_t j = 0; j < regN; ++j) {
@@ -292,13 +438,66 @@ struct GPUSharedContractionsPass
         auto ifOp = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(ifOp.thenBlock());
-        memref::StoreOp::create(b, loc, kLoop.getResult(i * regN + j), out,
-                                indicesOf(outMap, iv));
+        // The output element, then each epilogue op's from what the kernel
+        // holds (at the output's indices, in the output's dimension order).
+        SmallVector<Value> at = indicesOf(outMap, iv);
+        DenseMap<Value, Value> held{{out, kLoop.getResult(i * regN + j)}};
+        for (auto [k, buffer] : llvm::enumerate(epilogue.buffers)) {
+          if (k > 0)
+            held[buffer] = computeElement(b, epilogue.ops[k - 1], held, at);
+          if (epilogue.needed[k])
+            memref::StoreOp::create(b, loc, held[buffer], buffer, at);
+        }
       }
     gpu::TerminatorOp::create(b, loc);
     op.erase();
     if (fill)
       fill.erase();
+    for (linalg::GenericOp fused : epilogue.ops) {
+      erased.insert(fused);
+      fused.erase();
+    }
+    // Buffers no one reads any more: their allocation and deallocation go.
+    for (auto [buffer, needed] : llvm::zip(epilogue.buffers, epilogue.needed)) {
+      if (needed)
+        continue;
+      for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+        user->erase(); // the deallocations
+      buffer.getDefiningOp()->erase();
+    }
+  }
+
+  /// The element of `op` (an epilogue op) at indices `at` of its space: its
+  /// payload on the values the kernel holds and on loads of its other inputs.
+  Value computeElement(OpBuilder &b, linalg::GenericOp op, const DenseMap<Value, Value> &held,
+                       ArrayRef<Value> at) {
+    Location loc = op.getLoc();
+    Block *payload = op.getBody();
+    IRMapping mapping;
+    // Constants from outside the payload are made inside the kernel.
+    payload->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (Operation *def = v.getDefiningOp();
+            def && !op->isAncestor(def) && matchPattern(v, m_Constant()) && !mapping.contains(v))
+          mapping.map(v, b.clone(*def)->getResult(0));
+    });
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      BlockArgument arg = payload->getArgument(input->getOperandNumber());
+      Value v = input->get();
+      if (auto it = held.find(v); it != held.end()) {
+        mapping.map(arg, it->second);
+      } else if (isa<MemRefType>(v.getType())) {
+        AffineMap map = op.getMatchingIndexingMap(input);
+        mapping.map(arg, memref::LoadOp::create(b, loc, v, indicesOf(map, at)).getResult());
+      } else if (Operation *def = v.getDefiningOp(); def && matchPattern(v, m_Constant())) {
+        mapping.map(arg, b.clone(*def)->getResult(0));
+      } else {
+        mapping.map(arg, v);
+      }
+    }
+    for (Operation &inner : payload->without_terminator())
+      b.clone(inner, mapping);
+    return mapping.lookupOrDefault(cast<linalg::YieldOp>(payload->getTerminator()).getOperand(0));
   }
 };
 } // namespace

@@ -253,6 +253,16 @@ def GPUSharedContractionsPass : Pass<"relax-gpu-shared-contractions", "::mlir::f
     allocation that a `linalg.fill` sets just before, nothing else touching
     it in between, the accumulators start from the fill's scalar instead and
     the fill is erased (one kernel and one pass over the output fewer).
+    The kernel also computes the contraction's epilogue: each next
+    all-parallel `linalg.generic` over the output's space that reads an
+    element the kernel holds (the output's, or an earlier epilogue op's) at
+    that element and writes a fresh allocation at the same indices, e.g. a
+    bias add, an activation, an activation's gradient mask. Its other
+    inputs are loaded per element; nothing between the contraction and it may
+    write what it reads or touch what it writes (it runs at the
+    contraction's place), and the chain ends at the first reader that does
+    not qualify. A buffer the kernel writes that nothing else reads is
+    neither stored nor allocated.
     Static shapes only.
   }];
   let options = [
