@@ -32,8 +32,12 @@ SmallVector<linalg::GenericOp> relax::genericsOutsideKernels(Operation *root) {
   return generics;
 }
 
+bool relax::isAllocation(Value v) {
+  return isa_and_nonnull<memref::AllocOp, gpu::AllocOp>(v.getDefiningOp());
+}
+
 linalg::FillOp relax::initializingFill(Value buffer, Operation *user) {
-  if (!isa_and_nonnull<memref::AllocOp, gpu::AllocOp>(buffer.getDefiningOp()))
+  if (!isAllocation(buffer))
     return nullptr;
   Block *block = user->getBlock();
   linalg::FillOp fill;

@@ -92,11 +92,6 @@ SmallVector<Value> indicesOf(AffineMap map, ArrayRef<Value> iv) {
   return indices;
 }
 
-/// Whether `v` is a fresh allocation's buffer (no alias but its uses).
-bool isAllocation(Value v) {
-  return isa_and_nonnull<memref::AllocOp, gpu::AllocOp>(v.getDefiningOp());
-}
-
 /// Whether `v` is available at `point` (defined before it, in its block or
 /// around it).
 bool definedBefore(Value v, Operation *point) {
@@ -127,7 +122,7 @@ bool writesOnlyElsewhere(Operation *op, const llvm::DenseSet<Value> &guarded,
       continue;
     if (!v || guarded.contains(v))
       return false;
-    if (op->isAncestor(v.getParentRegion()->getParentOp()) || isAllocation(v) ||
+    if (op->isAncestor(v.getParentRegion()->getParentOp()) || relax::isAllocation(v) ||
         isa_and_nonnull<memref::AllocaOp>(v.getDefiningOp()))
       continue;
     return false;
@@ -172,7 +167,7 @@ Epilogue epilogueOf(linalg::GenericOp contraction, Value out, Operation *fill) {
       break;
     Value result = op.getDpsInits()[0];
     auto resultType = dyn_cast<MemRefType>(result.getType());
-    if (!resultType || !resultType.getLayout().isIdentity() || !isAllocation(result) ||
+    if (!resultType || !resultType.getLayout().isIdentity() || !relax::isAllocation(result) ||
         held.contains(result) ||
         !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
         !op.getBody()->getArgument(op.getNumDpsInputs()).use_empty() ||
@@ -222,7 +217,7 @@ Epilogue epilogueOf(linalg::GenericOp contraction, Value out, Operation *fill) {
     epilogue.buffers.push_back(op.getDpsInits()[0]);
   for (Value buffer : epilogue.buffers)
     epilogue.needed.push_back(
-        !isAllocation(buffer) || llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+        !relax::isAllocation(buffer) || llvm::any_of(buffer.getUsers(), [&](Operation *user) {
           return !fused.contains(user) && !isa<memref::DeallocOp, gpu::DeallocOp>(user);
         }));
   return epilogue;

@@ -15,6 +15,9 @@ namespace mlir::relax {
 /// any is rewritten, so a pass may erase or replace them as it goes.
 SmallVector<linalg::GenericOp> genericsOutsideKernels(Operation *root);
 
+/// Whether `v` is a fresh allocation's buffer (no alias but its uses).
+bool isAllocation(Value v);
+
 /// The linalg.fill that gives `buffer` the values `user` starts from: the
 /// fill writes all of `buffer`, a fresh allocation, with a scalar of its
 /// element type, before `user` in the same block, and no other op touches
