@@ -36,26 +36,30 @@ bool relax::isAllocation(Value v) {
   return isa_and_nonnull<memref::AllocOp, gpu::AllocOp>(v.getDefiningOp());
 }
 
+bool relax::usedOnlyAfter(Value buffer, Operation *op, Operation *except) {
+  Block *block = op->getBlock();
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    if (user == op || user == except)
+      return true;
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    return inBlock && inBlock != op && op->isBeforeInBlock(inBlock);
+  });
+}
+
 linalg::FillOp relax::initializingFill(Value buffer, Operation *user) {
   if (!isAllocation(buffer))
     return nullptr;
-  Block *block = user->getBlock();
   linalg::FillOp fill;
   for (Operation *other : buffer.getUsers()) {
-    if (other == user)
-      continue;
     auto candidate = dyn_cast<linalg::FillOp>(other);
-    if (candidate && candidate->getBlock() == block && candidate->isBeforeInBlock(user) &&
-        candidate.getOutputs()[0] == buffer && !fill) {
+    if (candidate && candidate->getBlock() == user->getBlock() &&
+        candidate->isBeforeInBlock(user) && candidate.getOutputs()[0] == buffer) {
       fill = candidate;
-      continue;
+      break;
     }
-    // Any other use comes after `user`, at its level of nesting.
-    Operation *inBlock = block->findAncestorOpInBlock(*other);
-    if (!inBlock || inBlock == user || !user->isBeforeInBlock(inBlock))
-      return nullptr;
   }
-  if (!fill || !fill.hasPureBufferSemantics() ||
+  // A second fill, or any other use, before `user` disqualifies it.
+  if (!fill || !usedOnlyAfter(buffer, user, fill) || !fill.hasPureBufferSemantics() ||
       fill.getInputs()[0].getType() != getElementTypeOrSelf(buffer.getType()))
     return nullptr;
   return fill;

@@ -196,11 +196,8 @@ Epilogue epilogueOf(linalg::GenericOp contraction, Value out, Operation *fill) {
     });
     // Every other use of the result comes after `op` (its allocation moves
     // before the kernel).
-    for (Operation *user : result.getUsers()) {
-      Operation *inBlock = op->getBlock()->findAncestorOpInBlock(*user);
-      if (user != op && (!inBlock || !op->isBeforeInBlock(inBlock)))
-        ok = false;
-    }
+    if (!relax::usedOnlyAfter(result, op))
+      ok = false;
     for (Operation *between = contraction->getNextNode(); ok && between != op;
          between = between->getNextNode())
       if (!fused.contains(between) && !writesOnlyElsewhere(between, guarded, held))

@@ -18,6 +18,12 @@ SmallVector<linalg::GenericOp> genericsOutsideKernels(Operation *root);
 /// Whether `v` is a fresh allocation's buffer (no alias but its uses).
 bool isAllocation(Value v);
 
+/// Whether every use of `buffer` other than `op` and `except` comes after
+/// `op` in its block (directly or nested in a later op): nothing reads or
+/// writes it before `op` runs, so `op` may be moved earlier or fused with
+/// what defines `buffer`'s values.
+bool usedOnlyAfter(Value buffer, Operation *op, Operation *except = nullptr);
+
 /// The linalg.fill that gives `buffer` the values `user` starts from: the
 /// fill writes all of `buffer`, a fresh allocation, with a scalar of its
 /// element type, before `user` in the same block, and no other op touches
