@@ -226,20 +226,25 @@ func.func @fill_kept(%a: memref<64x784xf32>, %b: memref<784x256xf32>, %out: memr
 // kernel from the accumulators (the bias loaded per element), and their
 // linalg ops go. The matmul's own buffer is read by nothing else (the add
 // was its only reader): it is neither stored nor allocated any more. The
-// add's result is returned, so it is stored, as is the ReLU's.
+// add's result is returned, so it is stored, as is the clamp's. The
+// constant made between the matmul and the clamp is made before the kernel,
+// once, and the kernel uses it (as it does the one made before).
 // CHECK-LABEL: func.func @epilogue(
 // CHECK-SAME:      %[[BIAS:[a-z0-9]+]]: memref<256xf32>)
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[H:.*]] = gpu.alloc () : memref<64x256xf32>
 // CHECK-NEXT:    %[[R:.*]] = gpu.alloc () : memref<64x256xf32>
+// CHECK-NEXT:    %[[SIX:.*]] = arith.constant 6.000000e+00 : f32
 // CHECK-NEXT:    gpu.launch
 // CHECK:           scf.for
 // CHECK:           scf.if %{{[0-9]+}} {
 // CHECK-NEXT:        %[[B:.*]] = memref.load %[[BIAS]][%{{.*}}] : memref<256xf32>
 // CHECK-NEXT:        %[[SUM:.*]] = arith.addf %{{.*}}, %[[B]] : f32
 // CHECK-NEXT:        memref.store %[[SUM]], %[[H]][%{{.*}}, %{{.*}}] : memref<64x256xf32>
-// CHECK-NEXT:        %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:        %[[RELU:.*]] = arith.maximumf %[[SUM]], %[[ZERO]] : f32
-// CHECK-NEXT:        memref.store %[[RELU]], %[[R]][%{{.*}}, %{{.*}}] : memref<64x256xf32>
+// CHECK-NEXT:        %[[CLAMP:.*]] = arith.minimumf %[[RELU]], %[[SIX]] : f32
+// CHECK-NEXT:        memref.store %[[CLAMP]], %[[R]][%{{.*}}, %{{.*}}] : memref<64x256xf32>
+// CHECK-NOT:         arith.constant
 // CHECK:           gpu.terminator
 // CHECK-NOT:     linalg.generic
 // CHECK-NOT:     gpu.alloc
@@ -268,12 +273,14 @@ func.func @epilogue(%a: memref<64x784xf32>, %w: memref<784x256xf32>, %bias: memr
     linalg.yield %s : f32
   }
   gpu.dealloc %c : memref<64x256xf32>
+  %six = arith.constant 6.0 : f32
   %r = gpu.alloc () : memref<64x256xf32>
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%h : memref<64x256xf32>) outs(%r : memref<64x256xf32>) {
   ^bb0(%x: f32, %o: f32):
     %m = arith.maximumf %x, %zero : f32
-    linalg.yield %m : f32
+    %n = arith.minimumf %m, %six : f32
+    linalg.yield %n : f32
   }
   return %h, %r : memref<64x256xf32>, memref<64x256xf32>
 }

@@ -333,8 +333,19 @@ struct GPUSharedContractionsPass
     // or from the scalar a fill would have written there (the fill goes).
     linalg::FillOp fill = relax::initializingFill(out, op);
     Epilogue epilogue = epilogueOf(op, out, fill);
-    for (linalg::GenericOp fused : epilogue.ops) // allocated before the kernel
+    for (linalg::GenericOp fused : epilogue.ops) {
+      // Its result is allocated before the kernel, and the constants it uses
+      // that are made after the contraction are made before it instead (once,
+      // not per element; kernel outlining sinks them into the kernel).
       fused.getDpsInits()[0].getDefiningOp()->moveBefore(launch);
+      fused->walk([&](Operation *inner) {
+        for (Value v : inner->getOperands())
+          if (Operation *def = v.getDefiningOp(); def && !fused->isAncestor(def) &&
+                                                  matchPattern(v, m_Constant()) &&
+                                                  !definedBefore(v, launch))
+            def->moveBefore(launch);
+      });
+    }
     SmallVector<Value> inits;
     for (int64_t i = 0; i < regM; ++i)
       for (int64_t j = 0; j < regN; ++j) {
@@ -466,13 +477,6 @@ struct GPUSharedContractionsPass
     Location loc = op.getLoc();
     Block *payload = op.getBody();
     IRMapping mapping;
-    // Constants from outside the payload are made inside the kernel.
-    payload->walk([&](Operation *inner) {
-      for (Value v : inner->getOperands())
-        if (Operation *def = v.getDefiningOp();
-            def && !op->isAncestor(def) && matchPattern(v, m_Constant()) && !mapping.contains(v))
-          mapping.map(v, b.clone(*def)->getResult(0));
-    });
     for (OpOperand *input : op.getDpsInputOperands()) {
       BlockArgument arg = payload->getArgument(input->getOperandNumber());
       Value v = input->get();
@@ -481,9 +485,7 @@ struct GPUSharedContractionsPass
       } else if (isa<MemRefType>(v.getType())) {
         AffineMap map = op.getMatchingIndexingMap(input);
         mapping.map(arg, memref::LoadOp::create(b, loc, v, indicesOf(map, at)).getResult());
-      } else if (Operation *def = v.getDefiningOp(); def && matchPattern(v, m_Constant())) {
-        mapping.map(arg, b.clone(*def)->getResult(0));
-      } else {
+      } else { // a scalar defined before the kernel (constants were moved there)
         mapping.map(arg, v);
       }
     }
