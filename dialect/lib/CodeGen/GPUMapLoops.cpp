@@ -114,9 +114,10 @@ struct GPUMapLoopsPass : relax::impl::GPUMapLoopsPassBase<GPUMapLoopsPass> {
       tiles[d] = threadsFor(counts[d], i == 2 ? std::min<int64_t>(left, kMaxBlockZ) : left);
       left /= tiles[d];
     }
+    // tileParallelLoop erases `loop`: nothing may touch it afterwards.
     auto [outer, inner] = scf::tileParallelLoop(loop, tiles, /*noMinMaxBounds=*/true);
 
-    Builder b(loop.getContext());
+    Builder b(outer.getContext());
     auto dimMap = [&](gpu::Processor processor) {
       return b.getAttr<gpu::ParallelLoopDimMappingAttr>(processor, b.getDimIdentityMap(),
                                                         b.getDimIdentityMap());
