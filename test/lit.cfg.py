@@ -1,5 +1,6 @@
 # lit configuration: FileCheck tests of the relax dialect, its passes and lowerings.
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -40,3 +41,21 @@ if _toolkit:
     if os.path.exists(os.path.join(_toolkit, "bin", "ptxas")) and \
             os.path.exists(os.path.join(_toolkit, "bin", "fatbinary")):
         config.available_features.add("ptxas")
+
+
+# `lit -Dmemcheck=1` (make test-memcheck): every relax-opt runs under
+# valgrind's memcheck. It sees what the ASan build cannot: a pass reading IR
+# that libMLIR freed, when the read itself happens inside libMLIR (which is not
+# instrumented), e.g. an op's context after a utility erased the op.
+# valgrind cannot run a binary built with ASan (the build-asan tree).
+if getattr(config, "relax_sanitize", "OFF").upper() in ("ON", "TRUE", "1"):
+    config.available_features.add("asan")
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
+if lit_config.params.get("memcheck"):
+    config.available_features.add("memcheck")
+    config.substitutions = [
+        (pattern, f"valgrind --quiet --error-exitcode=99 {replacement}")
+        if isinstance(replacement, str) and replacement.endswith(os.sep + "relax-opt")
+        else (pattern, replacement)
+        for pattern, replacement in config.substitutions]

@@ -1179,11 +1179,12 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
           Value r = arith::AddFOp::create(b, l, args[1], args[0]);
           linalg::YieldOp::create(b, l, r);
         });
+    // Read before `op` goes (replaceOp erases it, and `init` with it).
+    AffineMap outMap = op.getMatchingIndexingMap(init);
     rewriter.replaceOp(op, sum.getResults());
 
     // Tile the sum: one output row segment of `rows` columns per tile, the
     // columns outermost (a panel of b stays in cache while the rows stream).
-    AffineMap outMap = op.getMatchingIndexingMap(init);
     SmallVector<int64_t> sizes(rank + 1, 1);
     sizes[rank] = 0;
     int64_t colDim = cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
