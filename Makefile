@@ -125,7 +125,6 @@ soak: build
 # freed, when the read happens inside libMLIR (not instrumented by ASan).
 .PHONY: test-memcheck
 test-memcheck: build
-	@command -v valgrind >/dev/null || { echo "test-memcheck needs valgrind: apt-get install valgrind"; exit 1; }
 	$(VENV)/bin/lit -s -Dmemcheck=1 $(BUILD)/test
 
 clean:

@@ -15,7 +15,8 @@ sgemm rate is probed in the same run. Rows are merged into
 system, workload and thread count; `--fresh` starts the file anew) and
 `bench/RESULTS.md` is regenerated from that file. Every row records the commit
 it was measured at (`+dirty` when tracked sources differed from it), and
-RESULTS.md names the commit of any row older than the latest run's.
+RESULTS.md names the commit of any row measured at another commit than the
+latest run's.
 
 This script needs only the standard library.
 """

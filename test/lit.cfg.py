@@ -43,19 +43,23 @@ if _toolkit:
         config.available_features.add("ptxas")
 
 
-# `lit -Dmemcheck=1` (make test-memcheck): every relax-opt runs under
-# valgrind's memcheck. It sees what the ASan build cannot: a pass reading IR
-# that libMLIR freed, when the read itself happens inside libMLIR (which is not
-# instrumented), e.g. an op's context after a utility erased the op.
-# valgrind cannot run a binary built with ASan (the build-asan tree).
+
+# `%memcheck COMMAND`: COMMAND under valgrind's memcheck, failing on any error.
+# It sees what the ASan build cannot: a pass reading IR that libMLIR freed,
+# when the read itself happens inside libMLIR (which is not instrumented),
+# e.g. an op's context after a utility erased the op. valgrind cannot run a
+# binary built with ASan (the build-asan tree): lit feature `asan`.
+MEMCHECK = "valgrind --quiet --error-exitcode=99"
+config.substitutions.append(("%memcheck", MEMCHECK))
 if getattr(config, "relax_sanitize", "OFF").upper() in ("ON", "TRUE", "1"):
     config.available_features.add("asan")
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")
+# `lit -Dmemcheck=1` (make test-memcheck): every relax-opt runs so.
 if lit_config.params.get("memcheck"):
     config.available_features.add("memcheck")
     config.substitutions = [
-        (pattern, f"valgrind --quiet --error-exitcode=99 {replacement}")
+        (pattern, f"{MEMCHECK} {replacement}")
         if isinstance(replacement, str) and replacement.endswith(os.sep + "relax-opt")
         else (pattern, replacement)
         for pattern, replacement in config.substitutions]

@@ -5,8 +5,8 @@
 // `make test-memcheck` runs the whole suite this way.
 // REQUIRES: valgrind
 // UNSUPPORTED: memcheck, asan
-// RUN: valgrind --quiet --error-exitcode=99 relax-opt %S/../GPU/map-loops.mlir --split-input-file --relax-gpu-map-loops -o /dev/null
-// RUN: valgrind --quiet --error-exitcode=99 relax-opt %S/../GPU/shared-contractions.mlir --split-input-file --pass-pipeline="builtin.module(func.func(relax-gpu-shared-contractions))" -o /dev/null
-// RUN: valgrind --quiet --error-exitcode=99 relax-opt %S/../GPU/block-reductions.mlir --split-input-file --pass-pipeline="builtin.module(func.func(relax-gpu-block-reductions))" -o /dev/null
-// RUN: valgrind --quiet --error-exitcode=99 relax-opt %S/../CodeGen/cpu/tile.mlir --relax-cpu-tile=vector-bits=512 -o /dev/null
-// RUN: valgrind --quiet --error-exitcode=99 relax-opt %S/../CodeGen/cpu/tile.mlir "--relax-cpu-tile=vector-bits=512 num-threads=2" -o /dev/null
+// RUN: %memcheck relax-opt %S/../GPU/map-loops.mlir --split-input-file --relax-gpu-map-loops -o /dev/null
+// RUN: %memcheck relax-opt %S/../GPU/shared-contractions.mlir --split-input-file --pass-pipeline="builtin.module(func.func(relax-gpu-shared-contractions))" -o /dev/null
+// RUN: %memcheck relax-opt %S/../GPU/block-reductions.mlir --split-input-file --pass-pipeline="builtin.module(func.func(relax-gpu-block-reductions))" -o /dev/null
+// RUN: %memcheck relax-opt %S/../CodeGen/cpu/tile.mlir --relax-cpu-tile=vector-bits=512 -o /dev/null
+// RUN: %memcheck relax-opt %S/../CodeGen/cpu/tile.mlir "--relax-cpu-tile=vector-bits=512 num-threads=2" -o /dev/null
