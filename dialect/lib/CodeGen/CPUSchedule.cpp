@@ -167,6 +167,14 @@ static constexpr int64_t kStridedCopyMinRows = 8;
 /// Reduction steps per cache block of a contraction (see planCPUTiles).
 static constexpr int64_t kCacheBlock = 256;
 
+/// Reduction steps a float contraction's register tile sums from zero before
+/// adding the block's sum to its output: each output is then a sum of blocks
+/// of at most this many products, so the rounding error grows with the block
+/// length plus the number of blocks, not with the whole reduction (f32
+/// (2 x 1e6) @ (1e6 x 2) of uniform [0, 1) values: 1.6e-4 relative error summed
+/// in one run, as OpenBLAS's K blocks about 1e-6). One vector add per block.
+static constexpr int64_t kAccumulateBlock = 256;
+
 /// Rhs rows of at least this many bytes are copied into column panels ...
 static constexpr int64_t kPanelRowBytes = 2048;
 
@@ -575,7 +583,7 @@ static SmallVector<OpFoldResult> asIndexAttrs(MLIRContext *ctx, ArrayRef<int64_t
 static SmallVector<int64_t> dropWholeTiles(ArrayRef<int64_t> sizes, ArrayRef<int64_t> ranges) {
   SmallVector<int64_t> result(sizes);
   for (auto [size, range] : llvm::zip(result, ranges))
-    if (size >= range)
+    if (!ShapedType::isDynamic(range) && size >= range)
       size = 0;
   return result;
 }
@@ -797,19 +805,106 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
     tiled.insert(tiledOp);
 
     SmallVector<int64_t> inner = dropWholeTiles(plan.inner, ranges);
-    if (llvm::any_of(inner, [](int64_t s) { return s != 0; })) {
+    for (Operation *block : accumulateInBlocks(rewriter, cast<linalg::LinalgOp>(tiledOp),
+                                               cacheBlocked, tiled)) {
+      if (!llvm::any_of(inner, [](int64_t s) { return s != 0; }))
+        break;
+      SmallVector<int64_t> blockInner =
+          dropWholeTiles(inner, cast<linalg::LinalgOp>(block).getStaticLoopRanges());
       scf::SCFTilingOptions tiling;
-      tiling.setTileSizes(asIndexAttrs(ctx, inner));
-      rewriter.setInsertionPoint(tiledOp);
+      tiling.setTileSizes(asIndexAttrs(ctx, blockInner));
+      rewriter.setInsertionPoint(block);
       FailureOr<scf::SCFTilingResult> result =
-          scf::tileUsingSCF(rewriter, cast<TilingInterface>(tiledOp), tiling);
+          scf::tileUsingSCF(rewriter, cast<TilingInterface>(block), tiling);
       if (succeeded(result)) {
-        rewriter.replaceOp(tiledOp, result->replacements);
+        rewriter.replaceOp(block, result->replacements);
         for (Operation *t : result->tiledOps)
           tiled.insert(t);
       }
     }
     peelPartialTiles(rewriter, loops);
+  }
+
+  /// The float register tile `op` of a contraction whose single reduction is
+  /// longer than kAccumulateBlock, or is one cache block of a longer one
+  /// (`blockOfLonger`: its output tile starts from the previous blocks' sum),
+  /// sums each block of at most kAccumulateBlock steps from zero and adds that
+  /// to its output tile (`acc += block`, a generic after it). Longer
+  /// reductions get a loop over the blocks (equal ones when they can be, else
+  /// the last, partial one peeled).
+  /// Returns the ops that run the blocks' reduction steps.
+  SmallVector<Operation *> accumulateInBlocks(IRRewriter &rewriter, linalg::LinalgOp op,
+                                              bool blockOfLonger,
+                                              llvm::DenseSet<Operation *> &tiled) {
+    std::optional<unsigned> k = reductionDim(op);
+    auto outType = dyn_cast<RankedTensorType>(op.getDpsInitOperand(0)->get().getType());
+    if (!k || op->getNumResults() != 1 || !outType || !isa<FloatType>(outType.getElementType()))
+      return {op};
+    int64_t range = op.getStaticLoopRanges()[*k];
+    if (range <= kAccumulateBlock && !blockOfLonger)
+      return {op};
+    scf::ForOp blockLoop;
+    if (range > kAccumulateBlock) {
+      // Equal blocks when up to twice the fewest blocks divide the range
+      // (784 = 4 x 196): no partial block, whose peeled copy of the loop
+      // body costs compile time.
+      int64_t fewest = llvm::divideCeil(range, kAccumulateBlock), block = kAccumulateBlock;
+      for (int64_t count = fewest; count <= 2 * fewest; ++count)
+        if (range % count == 0) {
+          block = range / count;
+          break;
+        }
+      SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+      sizes[*k] = block;
+      scf::SCFTilingOptions tiling;
+      tiling.setTileSizes(asIndexAttrs(op->getContext(), sizes));
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> result =
+          scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+      if (failed(result) || result->tiledOps.size() != 1 || result->loops.size() != 1)
+        return {op};
+      rewriter.replaceOp(op, result->replacements);
+      op = cast<linalg::LinalgOp>(result->tiledOps.front());
+      blockLoop = dyn_cast<scf::ForOp>(result->loops.front().getOperation());
+      tiled.insert(op);
+    }
+    // acc += (the block's products summed from zero).
+    Location loc = op.getLoc();
+    OpOperand *init = op.getDpsInitOperand(0);
+    Value acc = init->get();
+    auto type = cast<RankedTensorType>(acc.getType());
+    Type element = type.getElementType();
+    rewriter.setInsertionPoint(op);
+    Value zero = arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(element)));
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, tensor::getMixedSizes(rewriter, loc, acc), element);
+    auto fill = linalg::FillOp::create(rewriter, loc, zero, empty);
+    rewriter.modifyOpInPlace(op, [&] { init->set(fill.getResult(0)); });
+    rewriter.setInsertionPointAfter(op);
+    AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
+    auto add = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{op->getResult(0)}, ValueRange{acc},
+        ArrayRef<AffineMap>{id, id},
+        SmallVector<utils::IteratorType>(type.getRank(), utils::IteratorType::parallel),
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, args[1], args[0]).getResult());
+        });
+    rewriter.replaceAllUsesExcept(op->getResult(0), add.getResult(0), add);
+    tiled.insert(fill);
+    tiled.insert(add);
+    SmallVector<Operation *> blocks{op};
+    if (blockLoop) {
+      std::optional<StaticBounds> bounds = staticBounds(blockLoop);
+      scf::ForOp partial;
+      if (bounds && (bounds->ub - bounds->lb) % bounds->step != 0 &&
+          succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, blockLoop, partial)))
+        partial.walk([&](linalg::LinalgOp cloned) {
+          tiled.insert(cloned);
+          if (cloned.getNumReductionLoops() > 0)
+            blocks.push_back(cloned);
+        });
+    }
+    return blocks;
   }
 
   /// The elementwise op that alone consumes contraction `op`'s result, if it
@@ -1473,6 +1568,71 @@ struct TreeReduceRows : OpRewritePattern<vector::MultiDimReductionOp> {
   }
 };
 
+/// Gathers from strided views (a slice of the table, a patch of a sliced
+/// image) addressed through the view's strides. The linalg vectorizer
+/// builds a `vector.gather` from a tensor with each lane's position in the
+/// tensor's row-major order, and once the tensor is a strided memref
+/// (a subview), upstream's lowering adds that position to the base address
+/// as if the rows were contiguous (`W[:, :3][tokens]` read the wrong
+/// columns; a 1-wide convolution of a sliced image the wrong pixels), or
+/// fails when the innermost stride is not 1 (`W[:, ::2][tokens]`). Each
+/// such gather becomes one from a 1-D unit-stride view of the whole buffer,
+/// the row-major positions delinearized by the view's sizes and recombined
+/// with its strides and offset.
+static void addressGathersByStrides(func::FuncOp func) {
+  SmallVector<vector::GatherOp> gathers;
+  func.walk([&](vector::GatherOp gather) {
+    auto type = dyn_cast<MemRefType>(gather.getBase().getType());
+    if (type && !type.getLayout().isIdentity())
+      gathers.push_back(gather);
+  });
+  for (vector::GatherOp gather : gathers) {
+    OpBuilder b(gather);
+    Location loc = gather.getLoc();
+    auto type = cast<MemRefType>(gather.getBase().getType());
+    VectorType indexType = gather.getIndices().getType();
+    auto lanes = VectorType::get(indexType.getShape(), b.getIndexType());
+    auto splat = [&](Value v) { return vector::BroadcastOp::create(b, loc, lanes, v).getResult(); };
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, gather.getBase());
+    // The row-major position of the base indices, plus each lane's.
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value base = zero;
+    for (auto [size, index] : llvm::zip(meta.getSizes(), gather.getOffsets()))
+      base = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, base, size), index);
+    Value position = gather.getIndices();
+    if (!indexType.getElementType().isIndex())
+      position = arith::IndexCastOp::create(b, loc, lanes, position);
+    position = arith::AddIOp::create(b, loc, position, splat(base));
+    // Delinearized innermost first; each index times its stride.
+    Value address = splat(zero);
+    Value extent = one;
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      Value size = meta.getSizes()[d], stride = meta.getStrides()[d];
+      Value index = position;
+      if (d > 0) {
+        index = arith::RemUIOp::create(b, loc, position, splat(size));
+        position = arith::DivUIOp::create(b, loc, position, splat(size));
+      }
+      address = arith::AddIOp::create(
+          b, loc, address, arith::MulIOp::create(b, loc, index, splat(stride)));
+      Value last = arith::SubIOp::create(b, loc, arith::MaxUIOp::create(b, loc, size, one), one);
+      extent = arith::AddIOp::create(b, loc, extent, arith::MulIOp::create(b, loc, last, stride));
+    }
+    auto flatType = MemRefType::get(
+        {ShapedType::kDynamic}, type.getElementType(),
+        StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}), type.getMemorySpace());
+    Value flat = memref::ReinterpretCastOp::create(
+        b, loc, flatType, meta.getBaseBuffer(), OpFoldResult(meta.getOffset()),
+        ArrayRef<OpFoldResult>{extent}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    auto replacement = vector::GatherOp::create(b, loc, gather.getType(), flat, ValueRange{zero},
+                                                address, gather.getMask(), gather.getPassThru(),
+                                                gather.getAlignmentAttr());
+    gather.replaceAllUsesWith(replacement.getResult());
+    gather.erase();
+  }
+}
+
 struct CPULowerVectorsPass : relax::impl::CPULowerVectorsPassBase<CPULowerVectorsPass> {
   using CPULowerVectorsPassBase::CPULowerVectorsPassBase;
 
@@ -1490,6 +1650,7 @@ struct CPULowerVectorsPass : relax::impl::CPULowerVectorsPassBase<CPULowerVector
       linalg::CopyOp::create(rewriter, copy.getLoc(), copy.getSource(), copy.getTarget());
       rewriter.eraseOp(copy);
     }
+    addressGathersByStrides(func);
     linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
     relax::packStridedPanels(func, panelBytes, kPanelMinUses);
     relax::prefetchStridedReads(func, prefetchDistance);

@@ -10,7 +10,11 @@
 // CHECK:         scf.for %[[J:.*]] = %c0 to %c256 step %c64
 // CHECK:           scf.for %[[I:.*]] = %c0 to %c60 step %c6
 // CHECK:             %[[ACC:.*]] = scf.for {{.*}} -> (vector<6x64xf32>)
-// CHECK:               vector.contract
+// CHECK:               scf.for {{.*}} -> (vector<6x64xf32>)
+// CHECK:                 vector.contract
+// CHECK-NEXT:            scf.yield %{{.*}} : vector<6x64xf32>
+// CHECK-NEXT:          }
+// CHECK-NEXT:          arith.addf
 // CHECK-NEXT:          scf.yield %{{.*}} : vector<6x64xf32>
 // CHECK-NEXT:        }
 // CHECK-NEXT:        %[[B:.*]] = vector.transfer_read %[[BIAS]][%[[J]]]{{.*}} vector<64xf32>

@@ -14,14 +14,19 @@
 // CHECK-NOT:     vector.transpose
 // CHECK:         scf.for %{{.*}} step %c64
 // CHECK:           scf.for %{{.*}} step %c6
-// CHECK:             %[[ACC:.*]] = scf.for %{{.*}} = %c0 to %c784 step %c1 iter_args(%[[A:.*]] = %{{.*}}) -> (vector<6x64xf32>)
-// CHECK:               vector.transfer_read %[[LHS]]{{.*}} vector<6x1xf32>
-// CHECK:               vector.transfer_read {{.*}} vector<64xf32>
-// CHECK:               %[[C:.*]] = vector.contract {{.*}} %[[A]] : vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
-// CHECK:               scf.yield %[[C]] : vector<6x64xf32>
+// The reduction in 4 blocks of 196 steps, each summed from zero in registers
+// and added to the tile.
+// CHECK:             %[[ACC:.*]] = scf.for %{{.*}} = %c0 to %c784 step %c196 iter_args(%[[S:.*]] = %[[Z:.*]]) -> (vector<6x64xf32>)
+// CHECK:               %[[BLOCK:.*]] = scf.for %{{.*}} = %c0 to %c196 step %c1 iter_args(%[[A:.*]] = %[[Z]]) -> (vector<6x64xf32>)
+// CHECK:                 vector.transfer_read %[[LHS]]{{.*}} vector<6x1xf32>
+// CHECK:                 vector.transfer_read {{.*}} vector<64xf32>
+// CHECK:                 %[[C:.*]] = vector.contract {{.*}} %[[A]] : vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
+// CHECK:                 scf.yield %[[C]] : vector<6x64xf32>
+// CHECK:               %[[SUM:.*]] = arith.addf %[[S]], %[[BLOCK]] : vector<6x64xf32>
+// CHECK:               scf.yield %[[SUM]] : vector<6x64xf32>
 // CHECK:             vector.transfer_write %[[ACC]]
 // LOWERED-LABEL: func.func @matmul(
-// LOWERED:         scf.for %{{.*}} = %c0 to %c784 step %c1 iter_args(%{{.*}}) -> (vector<6x64xf32>)
+// LOWERED:         scf.for %{{.*}} = %c0 to %c196 step %c1 iter_args(%{{.*}}) -> (vector<6x64xf32>)
 // LOWERED-COUNT-6:   vector.fma {{.*}} : vector<64xf32>
 // LOWERED:           scf.yield
 // LLVM-LABEL: llvm.func @matmul(

@@ -180,25 +180,34 @@ LogicalResult LayerNormOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange r
 //===----------------------------------------------------------------------===//
 
 /// `v` padded along `axis` by `before`/`after` elements of `value`, or cropped
-/// where a count is negative.
+/// where a count is negative. The crops are taken before the padding when
+/// they lie within `v`; a crop reaching into the other side's padding (a
+/// 1-wide input read with left padding 2 and a window ending before it) is
+/// taken from the padded tensor.
 static Value padOrCrop(OpBuilder &b, Location loc, Value v, int64_t axis, int64_t before,
                        int64_t after, double value = 0.0) {
   auto type = cast<RankedTensorType>(v.getType());
   int64_t n = type.getDimSize(axis);
-  if (before < 0 || after < 0) {
-    int64_t begin = std::max<int64_t>(-before, 0), end = n - std::max<int64_t>(-after, 0);
-    v = StridedSliceOp::create(b, loc, v, b.getDenseI64ArrayAttr({axis}),
-                               b.getDenseI64ArrayAttr({begin}), b.getDenseI64ArrayAttr({end}),
-                               DenseI64ArrayAttr());
-    before = std::max<int64_t>(before, 0);
-    after = std::max<int64_t>(after, 0);
+  int64_t cropBefore = std::max<int64_t>(-before, 0), cropAfter = std::max<int64_t>(-after, 0);
+  auto crop = [&](Value x, int64_t size) -> Value {
+    if (cropBefore == 0 && cropAfter == 0)
+      return x;
+    return StridedSliceOp::create(b, loc, x, b.getDenseI64ArrayAttr({axis}),
+                                  b.getDenseI64ArrayAttr({cropBefore}),
+                                  b.getDenseI64ArrayAttr({size - cropAfter}), DenseI64ArrayAttr());
+  };
+  bool cropFirst = cropBefore + cropAfter <= n;
+  if (cropFirst)
+    v = crop(v, n);
+  before = std::max<int64_t>(before, 0);
+  after = std::max<int64_t>(after, 0);
+  if (before != 0 || after != 0) {
+    SmallVector<int64_t> widths(2 * type.getRank(), 0);
+    widths[2 * axis] = before;
+    widths[2 * axis + 1] = after;
+    v = PadOp::create(b, loc, v, b.getDenseI64ArrayAttr(widths), b.getF64FloatAttr(value));
   }
-  if (before == 0 && after == 0)
-    return v;
-  SmallVector<int64_t> widths(2 * type.getRank(), 0);
-  widths[2 * axis] = before;
-  widths[2 * axis + 1] = after;
-  return PadOp::create(b, loc, v, b.getDenseI64ArrayAttr(widths), b.getF64FloatAttr(value));
+  return cropFirst ? v : crop(v, n + before + after);
 }
 
 /// `v` with `stride - 1` zeros between consecutive elements along `axis`.

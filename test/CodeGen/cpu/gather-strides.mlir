@@ -1,0 +1,42 @@
+// relax-cpu-lower-vectors addresses a vector.gather from a strided view
+// through the view's strides: the vectorizer numbers the lanes in the view's
+// row-major order, which upstream's lowering adds to the base address as if
+// the rows were contiguous (W[:, :3][tokens] read the wrong columns) or
+// refuses when the innermost stride is not 1 (W[:, ::2][tokens]).
+// RUN: relax-opt %s --relax-cpu-lower-vectors | FileCheck %s
+
+// CHECK-LABEL: func.func @column_slice(
+// CHECK-SAME:    %[[W:.*]]: memref<10x3xf32, strided<[6, 1]>>, %[[IDX:.*]]: vector<4xindex>
+// The lane's row is idx / 3, its column idx % 3, its element 6 * row + column
+// of the 57 the view spans.
+// CHECK-DAG:     %[[C57:.*]] = arith.constant 57 : index
+// CHECK-DAG:     %[[SIX:.*]] = arith.constant dense<6> : vector<4xindex>
+// CHECK-DAG:     %[[THREE:.*]] = arith.constant dense<3> : vector<4xindex>
+// CHECK:         %[[BASE:.*]], %{{.*}}, %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %[[W]]
+// CHECK:         %[[COL:.*]] = arith.remui %[[IDX]], %[[THREE]]
+// CHECK:         %[[ROW:.*]] = arith.divui %[[IDX]], %[[THREE]]
+// CHECK:         %[[ROWOFF:.*]] = arith.muli %[[ROW]], %[[SIX]]
+// CHECK:         %[[AT:.*]] = arith.addi %[[COL]], %[[ROWOFF]]
+// CHECK:         %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%{{.*}}], sizes: [%[[C57]]], strides: [1]
+// CHECK:         vector.gather %[[FLAT]][%c0] [%[[AT]]]
+// CHECK-NOT:     vector.gather %[[W]]
+func.func @column_slice(%w: memref<10x3xf32, strided<[6, 1]>>, %idx: vector<4xindex>,
+                        %mask: vector<4xi1>, %pass: vector<4xf32>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %g = vector.gather %w[%c0, %c0] [%idx], %mask, %pass
+      : memref<10x3xf32, strided<[6, 1]>>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  return %g : vector<4xf32>
+}
+
+// Contiguous buffers keep their gathers.
+// CHECK-LABEL: func.func @contiguous(
+// CHECK-SAME:    %[[W:[a-z0-9]+]]: memref<10x3xf32>
+// CHECK-NOT:     memref.reinterpret_cast
+// CHECK:         vector.gather %[[W]]
+func.func @contiguous(%w: memref<10x3xf32>, %idx: vector<4xindex>,
+                      %mask: vector<4xi1>, %pass: vector<4xf32>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %g = vector.gather %w[%c0, %c0] [%idx], %mask, %pass
+      : memref<10x3xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  return %g : vector<4xf32>
+}

@@ -1,0 +1,318 @@
+"""Sweeps of the ops the CPU schedule special-cases, fed through views.
+
+Issue 32 found wrong numbers that the op tables and random programs never
+reached: a gather (the im2col patches of a convolution, `take`) from a strided
+view addressed its elements as if the view's rows were contiguous, and a
+convolution gradient for a 1-wide input with stride 3 and left padding 2 had the
+wrong shape. Each sweep here feeds one special-cased path (contractions,
+convolutions and their gradients, pooling, reductions, gathers, transposing
+copies) through slices with offsets and steps, transposes and degenerate
+shapes (size-1 dims, 1-wide outputs), at opt_level 0 (scalar loops, the
+reference lowering) and 1 and 3 (the schedule), against numpy in float64.
+Seeded samples of each sweep keep the file to about a minute; the long
+contractions check accumulation accuracy against float64.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+import relax_mlir
+import relax_mlir.nn as nn
+import relax_mlir.numpy as rnp
+
+OPT_LEVELS = (0, 1, 3)
+
+
+def sample(cases: Sequence[Any], count: int, seed: int) -> list[Any]:
+    """`count` of `cases`, the same ones in every run."""
+    rng = np.random.default_rng(seed)
+    picks = rng.choice(len(cases), size=min(count, len(cases)), replace=False)
+    return [cases[i] for i in sorted(picks)]
+
+
+def assert_close(got: Any, want: np.ndarray, what: str, rtol: float = 2e-5) -> None:
+    got = np.asarray(got, np.float64)
+    assert got.shape == want.shape, f"{what}: shape {got.shape}, want {want.shape}"
+    scale = max(1.0, float(np.abs(want).max(initial=0.0)))
+    err = float(np.abs(got - want).max(initial=0.0))
+    assert err <= rtol * scale, f"{what}: max error {err:.3g} (scale {scale:.3g})"
+
+
+# ---------------------------------------------------------------------------
+# numpy float64 references
+# ---------------------------------------------------------------------------
+
+def windows(x: np.ndarray, kernel: tuple[int, int], stride: tuple[int, int],
+            padding: tuple[int, int, int, int], dilation: tuple[int, int],
+            pad_value: float = 0.0) -> np.ndarray:
+    """The windows of NCHW `x`: [N, C, OH, OW, KH, KW] (padding top, left,
+    bottom, right)."""
+    top, left, bottom, right = padding
+    xp = np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=pad_value)
+    kh, kw = kernel
+    oh = (xp.shape[2] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (xp.shape[3] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    out = np.empty(x.shape[:2] + (oh, ow, kh, kw), x.dtype)
+    for i, j in itertools.product(range(kh), range(kw)):
+        r, c = i * dilation[0], j * dilation[1]
+        out[..., i, j] = xp[:, :, r:r + stride[0] * (oh - 1) + 1:stride[0],
+                            c:c + stride[1] * (ow - 1) + 1:stride[1]]
+    return out
+
+
+def conv_ref(x: np.ndarray, w: np.ndarray, stride=(1, 1), padding=(0, 0, 0, 0),
+             dilation=(1, 1)) -> np.ndarray:
+    patches = windows(x, w.shape[2:], stride, padding, dilation)
+    return np.einsum("ncyxij,ocij->noyx", patches, w)
+
+
+def conv_vjp_ref(x: np.ndarray, w: np.ndarray, g: np.ndarray, stride, padding,
+                 dilation) -> tuple[np.ndarray, np.ndarray]:
+    """d sum(conv(x, w) * g) / d(x, w), by accumulating each window's share."""
+    top, left, bottom, right = padding
+    n, c, h, wd = x.shape
+    kh, kw = w.shape[2:]
+    dxp = np.zeros((n, c, h + top + bottom, wd + left + right))
+    patches = windows(x, (kh, kw), stride, padding, dilation)
+    dw = np.einsum("ncyxij,noyx->ocij", patches, g)
+    oh, ow = g.shape[2:]
+    for i, j in itertools.product(range(kh), range(kw)):
+        r, s = i * dilation[0], j * dilation[1]
+        dxp[:, :, r:r + stride[0] * (oh - 1) + 1:stride[0],
+            s:s + stride[1] * (ow - 1) + 1:stride[1]] += np.einsum("noyx,oc->ncyx", g, w[:, :, i, j])
+    return dxp[:, :, top:top + h, left:left + wd], dw
+
+
+# ---------------------------------------------------------------------------
+# Convolutions of sliced images (the 1-wide outputs of issue 32's sweep)
+# ---------------------------------------------------------------------------
+
+def _conv_slice_cases() -> list[tuple]:
+    cases = []
+    for kh, kw in [(1, 1), (1, 3), (3, 1), (3, 3)]:
+        for h0, h1, w0, w1 in itertools.product(range(7), range(1, 8), range(7), range(1, 8)):
+            if h1 - h0 >= kh and w1 - w0 >= kw and (h1 - h0 == kh or w1 - w0 == kw):
+                cases.append((kh, kw, h0, h1, w0, w1))
+    return cases
+
+
+CONV_SLICES = sample(_conv_slice_cases(), 60, seed=1)
+
+
+@pytest.mark.parametrize("opt_level", OPT_LEVELS)
+def test_conv2d_of_slices_with_one_wide_outputs(opt_level: int) -> None:
+    # Was 171 wrong of 661 at opt_level >= 1 (x[:, :, 0:2, 2:3] with a
+    # (4, 3, 1, 1) filter off by 3.04): the patches' gather ignored the
+    # slice's row stride.
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 3, 7, 7)).astype(np.float32)
+    for kh, kw, h0, h1, w0, w1 in CONV_SLICES:
+        w = rng.standard_normal((4, 3, kh, kw)).astype(np.float32)
+        f = relax_mlir.jit(lambda x, w, h0=h0, h1=h1, w0=w0, w1=w1:
+                           nn.conv2d(x[:, :, h0:h1, w0:w1], w), opt_level=opt_level)
+        want = conv_ref(x[:, :, h0:h1, w0:w1].astype(np.float64), w.astype(np.float64))
+        assert_close(f(x, w), want, f"conv2d of x[:, :, {h0}:{h1}, {w0}:{w1}], {kh}x{kw}")
+
+
+def _conv_grad_cases() -> list[tuple]:
+    cases = []
+    for width, kw, sw, left, right, dw in itertools.product(
+            (1, 2, 5), (1, 2, 3), (1, 2, 3), (0, 1, 2), (0, 2), (1, 2)):
+        if width + left + right - dw * (kw - 1) - 1 < 0:
+            continue
+        cases.append((width, kw, sw, left, right, dw))
+    return cases
+
+
+# Every 1-wide input, a sample of the others.
+CONV_GRADS = ([c for c in _conv_grad_cases() if c[0] == 1]
+              + sample([c for c in _conv_grad_cases() if c[0] != 1], 30, seed=2))
+
+
+def test_conv2d_gradients_of_narrow_padded_strided_inputs() -> None:
+    # Was an internal error for a 1-wide input with stride 3 and left padding 2
+    # (69 of 3,174 configurations): the weight gradient cropped the window's
+    # end from the unpadded input, past its start.
+    rng = np.random.default_rng(1)
+    for width, kw, sw, left, right, dw in CONV_GRADS:
+        stride, padding, dilation = (1, sw), (1, left, 0, right), (1, dw)
+        x = rng.standard_normal((2, 2, 3, width))
+        w = rng.standard_normal((3, 2, 2, kw))
+        out = conv_ref(x, w, stride, padding, dilation)
+        g = rng.standard_normal(out.shape)
+
+        def loss(x, w, g):
+            return rnp.sum(nn.conv2d(x, w, stride=stride, padding=padding, dilation=dilation) * g)
+
+        value, (dx, dwt) = relax_mlir.value_and_grad(loss, argnums=(0, 1))(x, w, g)
+        what = f"width {width}, kernel {kw}, stride {sw}, padding ({left}, {right}), dilation {dw}"
+        want_dx, want_dw = conv_vjp_ref(x, w, g, stride, padding, dilation)
+        assert_close(value, np.sum(out * g), what + ": value", 1e-10)
+        assert_close(dx, want_dx, what + ": dx", 1e-10)
+        assert_close(dwt, want_dw, what + ": dw", 1e-10)
+
+
+def test_conv2d_gradient_reported_shape() -> None:
+    # The reproducer: 1-wide input, stride 3, left padding 2, 1-wide kernel
+    # (the window reads only padding).
+    x = np.arange(6.0).reshape(1, 2, 3, 1)
+    w = np.ones((1, 2, 1, 1))
+
+    def loss(x, w):
+        return rnp.sum(nn.conv2d(x, w, stride=(1, 3), padding=(0, 2, 0, 0)))
+
+    dx, dw = relax_mlir.grad(loss, argnums=(0, 1))(x, w)
+    want_dx, want_dw = conv_vjp_ref(x, w, np.ones((1, 1, 3, 1)), (1, 3), (0, 2, 0, 0), (1, 1))
+    assert_close(dw, want_dw, "dw", 1e-12)
+    assert_close(dx, want_dx, "dx", 1e-12)
+
+
+# ---------------------------------------------------------------------------
+# Pooling of sliced images
+# ---------------------------------------------------------------------------
+
+POOL_SLICES = sample([(k, h0, h1, w0, w1) for k in (1, 2, 3)
+                      for h0, h1, w0, w1 in itertools.product(range(6), range(1, 8), range(6), range(1, 8))
+                      if h1 - h0 >= k and w1 - w0 >= k and (h1 - h0 < 2 * k or w1 - w0 < 2 * k)],
+                     40, seed=3)
+
+
+@pytest.mark.parametrize("opt_level", OPT_LEVELS)
+def test_pooling_of_slices(opt_level: int) -> None:
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((2, 3, 8, 8)).astype(np.float32)
+    for k, h0, h1, w0, w1 in POOL_SLICES:
+        view = x[:, :, h0:h1:1, w0:w1].astype(np.float64)
+        f = relax_mlir.jit(lambda x, k=k, h0=h0, h1=h1, w0=w0, w1=w1: (
+            nn.max_pool2d(x[:, :, h0:h1, w0:w1], k, stride=1),
+            nn.avg_pool2d(x[:, :, h0:h1, w0:w1], k, stride=1)), opt_level=opt_level)
+        mx, avg = f(x)
+        patches = windows(view, (k, k), (1, 1), (0, 0, 0, 0), (1, 1))
+        what = f"pool {k} of x[:, :, {h0}:{h1}, {w0}:{w1}]"
+        assert_close(mx, patches.max(axis=(4, 5)), what + " max")
+        assert_close(avg, patches.mean(axis=(4, 5)), what + " avg")
+
+
+# ---------------------------------------------------------------------------
+# Gathers, contractions, reductions and transposing copies of views
+# ---------------------------------------------------------------------------
+
+# Views of a 10x12 matrix: column and row slices with offsets and steps,
+# reversed, transposed, single rows and columns.
+VIEWS: dict[str, Callable[[Any], Any]] = {
+    "[:, :3]": lambda a: a[:, :3],
+    "[:, 2:7]": lambda a: a[:, 2:7],
+    "[:, ::2]": lambda a: a[:, ::2],
+    "[:, 1::3]": lambda a: a[:, 1::3],
+    "[2:9, 3:4]": lambda a: a[2:9, 3:4],
+    "[::-1, 4:10]": lambda a: a[::-1, 4:10],
+    "[1:8:2, ::-2]": lambda a: a[1:8:2, ::-2],
+    "[3:4, :]": lambda a: a[3:4, :],
+    ".T[:, 1:6]": lambda a: a.T[:, 1:6],
+    ".T[::3]": lambda a: a.T[::3],
+}
+
+
+@pytest.mark.parametrize("opt_level", OPT_LEVELS)
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_gathers_from_views(view: str, opt_level: int) -> None:
+    # `W[:, :3][tokens]` gave 15.19 for an embedding loss numpy puts at 7.67;
+    # `W[:, ::2][i]` failed to compile ("LLVM Translation failed ...
+    # unrealized_conversion_cast").
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((10, 12)).astype(np.float32)
+    v = VIEWS[view](a)
+    rows = rng.integers(0, v.shape[0], 7)
+    cols = rng.integers(0, v.shape[1], 5)
+    f = relax_mlir.jit(lambda a, r, c: (VIEWS[view](a)[r], rnp.take(VIEWS[view](a), c, axis=1)),
+                       opt_level=opt_level)
+    got_rows, got_cols = f(a, rows, cols)
+    assert_close(got_rows, v[rows].astype(np.float64), f"a{view}[rows]")
+    assert_close(got_cols, np.take(v, cols, axis=1).astype(np.float64), f"take(a{view}, cols, 1)")
+
+
+def test_embedding_loss_from_a_column_slice() -> None:
+    # The reproducer: an embedding-style loss over the first 3 columns.
+    rng = np.random.default_rng(4)
+    w = rng.standard_normal((50, 8)).astype(np.float32)
+    tokens = rng.integers(0, 50, 32)
+
+    def loss(w, tokens):
+        return rnp.sum(rnp.tanh(w[:, :3][tokens]) ** 2)
+
+    value, grad = relax_mlir.value_and_grad(loss)(w, tokens)
+    w64 = w.astype(np.float64)
+    t = np.tanh(w64[:, :3][tokens])
+    want = np.zeros_like(w64)
+    np.add.at(want[:, :3], tokens, 2 * t * (1 - t * t))
+    assert_close(value, np.sum(t ** 2), "loss")
+    assert_close(grad, want, "gradient")
+
+
+@pytest.mark.parametrize("opt_level", OPT_LEVELS)
+def test_contractions_of_views(opt_level: int) -> None:
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((10, 12)).astype(np.float32)
+    b = rng.standard_normal((12, 10)).astype(np.float32)
+    pairs = [(va, vb) for va, vb in itertools.product(VIEWS, VIEWS)
+             if VIEWS[va](a).shape[1] == VIEWS[vb](b).shape[0]
+             or VIEWS[va](a).shape[1] == VIEWS[vb](b).shape[1]]
+    for va, vb in sample(pairs, 25, seed=4):
+        x, y = VIEWS[va](a), VIEWS[vb](b)
+        transpose = x.shape[1] != y.shape[0]
+        f = relax_mlir.jit(lambda a, b, va=va, vb=vb, t=transpose:
+                           VIEWS[va](a) @ (VIEWS[vb](b).T if t else VIEWS[vb](b)),
+                           opt_level=opt_level)
+        want = x.astype(np.float64) @ (y.T if transpose else y).astype(np.float64)
+        assert_close(f(a, b), want, f"a{va} @ b{vb}{'.T' if transpose else ''}")
+
+
+@pytest.mark.parametrize("opt_level", OPT_LEVELS)
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_reductions_and_transposing_copies_of_views(view: str, opt_level: int) -> None:
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((10, 12)).astype(np.float32)
+    v = VIEWS[view](a).astype(np.float64)
+    f = relax_mlir.jit(lambda a: (rnp.sum(VIEWS[view](a), axis=0), rnp.max(VIEWS[view](a), axis=1),
+                                  rnp.transpose(VIEWS[view](a)) * 2.0,
+                                  rnp.sum(rnp.exp(VIEWS[view](a)))), opt_level=opt_level)
+    s0, m1, t, e = f(a)
+    assert_close(s0, v.sum(axis=0), f"sum(a{view}, 0)")
+    assert_close(m1, v.max(axis=1), f"max(a{view}, 1)")
+    assert_close(t, v.T * 2.0, f"a{view}.T * 2")
+    assert_close(e, np.exp(v).sum(), f"sum(exp(a{view}))")
+
+
+# ---------------------------------------------------------------------------
+# Accuracy of long contractions
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("k", [100_000, 1_000_000, 2 ** 20])
+def test_long_contraction_accuracy(k: int) -> None:
+    # (2, K) @ (K, 2) of uniform [0, 1) values in f32: the relative error
+    # against float64 was 5.6e-6 at K = 1e5 and 1.6e-4 at K = 1e6, every
+    # product added to one running sum (numpy/OpenBLAS: 6.4e-7).
+    rng = np.random.default_rng(7)
+    a = rng.random((2, k), dtype=np.float32)
+    b = rng.random((k, 2), dtype=np.float32)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    got = relax_mlir.jit(lambda a, b: a @ b)(a, b)
+    rel = float(np.abs(got - want).max() / np.abs(want).max())
+    assert rel < 2e-6, f"relative error {rel:.3g}"
+
+
+def test_long_contraction_accuracy_in_cache_blocks() -> None:
+    # A reduction walked in cache blocks of the output (K a multiple of 256,
+    # many output columns): each block also sums from zero.
+    rng = np.random.default_rng(8)
+    a = rng.random((16, 65536), dtype=np.float32)
+    b = rng.random((65536, 64), dtype=np.float32)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    got = relax_mlir.jit(lambda a, b: a @ b)(a, b)
+    rel = float(np.abs(got - want).max() / np.abs(want).max())
+    assert rel < 2e-6, f"relative error {rel:.3g}"
