@@ -146,7 +146,7 @@ def test_conv2d_gradients_of_narrow_padded_strided_inputs() -> None:
         out = conv_ref(x, w, stride, padding, dilation)
         g = rng.standard_normal(out.shape)
 
-        def loss(x, w, g):
+        def loss(x, w, g, stride=stride, padding=padding, dilation=dilation):
             return rnp.sum(nn.conv2d(x, w, stride=stride, padding=padding, dilation=dilation) * g)
 
         value, (dx, dwt) = relax_mlir.value_and_grad(loss, argnums=(0, 1))(x, w, g)
