@@ -64,3 +64,65 @@ func.func @accumulation_not_deferred(%x: tensor<16x16xf32>, %w: tensor<16x16xf32
   }
   return %r : tensor<16x16xf32>
 }
+
+// A reduction of a broadcast, of ones and of full: the reduced tensor is
+// never made (sum(ones((30000, 30000))) allocated 3.7 GB). A sum takes each
+// term times the loops it no longer runs; max takes it once.
+// CHECK-LABEL: func.func @sum_of_broadcast(
+// CHECK-SAME:    %[[X:.*]]: tensor<3xf32>
+// CHECK-DAG:     %[[N:.*]] = arith.constant 1.000000e+03 : f64
+// CHECK-NOT:     tensor<1000x3xf32>
+// CHECK:         linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%[[X]] : tensor<3xf32>)
+// CHECK:           %[[E:.*]] = arith.extf
+// CHECK:           %[[M:.*]] = arith.mulf %[[E]], %[[N]] : f64
+// CHECK:           arith.addf %[[M]]
+func.func @sum_of_broadcast(%x: tensor<3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %b = relax.broadcast_to %x : tensor<3xf32> -> tensor<1000x3xf32>
+    %s = relax.sum %b : tensor<1000x3xf32> -> tensor<f32>
+    relax.output %s : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @max_of_exp_of_broadcast(
+// CHECK-NOT:     tensor<7x3xf32>
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%{{.*}} : tensor<3xf32>)
+// CHECK:           math.exp
+// CHECK-NOT:       arith.mulf
+// CHECK:           arith.maximumf
+func.func @max_of_exp_of_broadcast(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %r = relax.dataflow -> (tensor<3xf32>) {
+    %b = relax.broadcast_to %x : tensor<3xf32> -> tensor<7x3xf32>
+    %e = relax.exp %b : tensor<7x3xf32>
+    %m = relax.max %e {axis = array<i64: 0>} : tensor<7x3xf32> -> tensor<3xf32>
+    relax.output %m : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}
+
+// CHECK-LABEL: func.func @sum_of_ones(
+// CHECK-NOT:     tensor<30000x30000xf32>
+// CHECK:         %[[N:.*]] = arith.constant 9.000000e+08 : f64
+// CHECK:         linalg.generic {{.*}} iterator_types = []}
+// CHECK:           arith.addf %{{.*}}, %[[N]] : f64
+func.func @sum_of_ones() -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %o = relax.ones : tensor<30000x30000xf32>
+    %s = relax.sum %o : tensor<30000x30000xf32> -> tensor<f32>
+    relax.output %s : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// A product is left as it is (a repeated factor is a power).
+// CHECK-LABEL: func.func @prod_of_broadcast(
+// CHECK:         tensor<4x3xf32>
+func.func @prod_of_broadcast(%x: tensor<3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %b = relax.broadcast_to %x : tensor<3xf32> -> tensor<4x3xf32>
+    %s = relax.prod %b : tensor<4x3xf32> -> tensor<f32>
+    relax.output %s : tensor<f32>
+  }
+  return %r : tensor<f32>
+}

@@ -13,6 +13,9 @@
 #include "relax-mlir/CodeGen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -80,6 +83,210 @@ bool mlir::relax::fusionKeepsPeakMemory(OpOperand *fused) {
 }
 
 namespace {
+/// The reduction combiner of `op`'s body when it is `yield combine(out, h)`
+/// with `h` computed without `out` (which nothing else reads): the combine
+/// op, and whether it is idempotent (max, min, and, or: a repeated term
+/// changes nothing) rather than a sum (a term repeated n times is n * h).
+struct Combiner {
+  Operation *op;
+  unsigned term; // the operand index of h
+  bool idempotent;
+};
+static std::optional<Combiner> reductionCombiner(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || op.hasIndexSemantics())
+    return std::nullopt;
+  Block &body = op.getRegion().front();
+  BlockArgument out = body.getArgument(op.getNumDpsInputs());
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  Operation *combine = yield.getValues()[0].getDefiningOp();
+  if (!combine || combine->getNumOperands() != 2 || !out.hasOneUse() ||
+      out.getUses().begin()->getOwner() != combine)
+    return std::nullopt;
+  unsigned term = combine->getOperand(0) == out ? 1 : 0;
+  if (combine->getOperand(term) == out)
+    return std::nullopt;
+  if (isa<arith::AddFOp, arith::AddIOp>(combine))
+    return Combiner{combine, term, false};
+  if (isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp, arith::MaxSIOp,
+          arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp, arith::AndIOp, arith::OrIOp>(combine))
+    return Combiner{combine, term, true};
+  return std::nullopt;
+}
+
+/// The reduction loops of `op` that no input it reads and not its output
+/// index: every term of the reduction along them is the same.
+static llvm::SmallBitVector repeatedReductionLoops(linalg::GenericOp op) {
+  llvm::SmallBitVector free(op.getNumLoops());
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    free[d] = linalg::isReductionIterator(iterator);
+  Block &body = op.getRegion().front();
+  for (OpOperand &operand : op->getOpOperands()) {
+    bool read = op.isDpsInit(&operand) || !body.getArgument(operand.getOperandNumber()).use_empty();
+    if (!read)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (unsigned d = 0; d < op.getNumLoops(); ++d)
+      if (map.isFunctionOfDim(d))
+        free[d] = false;
+  }
+  return free;
+}
+
+/// A reduction whose terms do not vary along some of its loops (the
+/// reduction of a broadcast, of `ones`, of `full`: a fill folded into the
+/// body leaves its operand unread) loses those loops: a sum takes each term
+/// times their trip count, max/min/and/or take it once. The inputs that only
+/// those loops indexed (unread) go. Without this the reduced tensor existed
+/// only to give the loops their bounds, and was materialized: 3.7 GB for
+/// sum(ones((30000, 30000))).
+static FailureOr<linalg::GenericOp> dropRepeatedReductionLoops(RewriterBase &rewriter,
+                                                                linalg::GenericOp op) {
+  std::optional<Combiner> combiner = reductionCombiner(op);
+  if (!combiner || !op.hasPureTensorSemantics())
+    return failure();
+  llvm::SmallBitVector free = repeatedReductionLoops(op);
+  if (free.none())
+    return failure();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t count = 1;
+  for (int d : free.set_bits()) {
+    if (ShapedType::isDynamic(ranges[d]) || ranges[d] == 0)
+      return failure(); // (an empty reduction is its init: leave it)
+    count *= ranges[d];
+  }
+  MLIRContext *ctx = op.getContext();
+  // Old loop -> new loop (the free ones dropped).
+  SmallVector<AffineExpr> renumber;
+  unsigned kept = 0;
+  SmallVector<utils::IteratorType> iterators;
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (free[d]) {
+      renumber.push_back(getAffineConstantExpr(0, ctx));
+      continue;
+    }
+    renumber.push_back(getAffineDimExpr(kept++, ctx));
+    iterators.push_back(iterator);
+  }
+  Block &body = op.getRegion().front();
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  SmallVector<unsigned> keptInputs;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (llvm::any_of(free.set_bits(), [&](int d) { return map.isFunctionOfDim(d); }))
+      continue; // unread (repeatedReductionLoops)
+    inputs.push_back(input->get());
+    maps.push_back(map.replaceDimsAndSymbols(renumber, {}, kept, map.getNumSymbols()));
+    keptInputs.push_back(input->getOperandNumber());
+  }
+  OpOperand *init = op.getDpsInitOperand(0);
+  AffineMap outMap = op.getMatchingIndexingMap(init);
+  maps.push_back(outMap.replaceDimsAndSymbols(renumber, {}, kept, outMap.getNumSymbols()));
+  rewriter.setInsertionPoint(op);
+  auto fused = linalg::GenericOp::create(
+      rewriter, op.getLoc(), op->getResultTypes(), inputs, ValueRange{init->get()}, maps, iterators,
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        IRMapping mapping;
+        for (auto [i, number] : llvm::enumerate(keptInputs))
+          mapping.map(body.getArgument(number), args[i]);
+        mapping.map(body.getArgument(op.getNumDpsInputs()), args.back());
+        for (Operation &inner : body.without_terminator()) {
+          bool scale = &inner == combiner->op && !combiner->idempotent;
+          Value term = scale ? mapping.lookupOrDefault(inner.getOperand(combiner->term)) : Value();
+          if (scale) {
+            Type type = term.getType();
+            Value n = isa<FloatType>(type)
+                          ? arith::ConstantOp::create(b, loc, b.getFloatAttr(type, double(count)))
+                                .getResult()
+                          : arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, count))
+                                .getResult();
+            Value scaled = isa<FloatType>(type) ? arith::MulFOp::create(b, loc, term, n).getResult()
+                                                : arith::MulIOp::create(b, loc, term, n).getResult();
+            mapping.map(inner.getOperand(combiner->term), scaled);
+          }
+          b.clone(inner, mapping);
+          if (scale) // (h itself, for any other reader)
+            mapping.map(inner.getOperand(combiner->term), term);
+        }
+        linalg::YieldOp::create(b, loc,
+                                mapping.lookupOrDefault(body.getTerminator()->getOperand(0)));
+      });
+  rewriter.replaceOp(op, fused->getResults());
+  return fused;
+}
+
+/// dropRepeatedReductionLoops as a pattern (a fill folded into a reduction).
+struct DropRepeatedReductionLoops : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op, PatternRewriter &rewriter) const override {
+    return success(succeeded(dropRepeatedReductionLoops(rewriter, op)));
+  }
+};
+
+/// A reduction reading the result of an elementwise op that broadcasts (a
+/// loop its inputs do not index: relax.broadcast_to, or any elementwise op of
+/// a broadcast): upstream's fusion refuses it, since the fused op would have
+/// a reduction loop no operand bounds. Fused here with an unread operand of
+/// the broadcast shape standing in for the bounds, then the loops it alone
+/// indexes are dropped (dropRepeatedReductionLoops): the broadcast is never
+/// materialized (sum(broadcast_to(x, (5e8,))) held 2.1 GB).
+struct FuseBroadcastIntoReduction : OpRewritePattern<linalg::GenericOp> {
+  FuseBroadcastIntoReduction(MLIRContext *ctx, linalg::ControlFusionFn control)
+      : OpRewritePattern(ctx), control(std::move(control)) {}
+  LogicalResult matchAndRewrite(linalg::GenericOp op, PatternRewriter &rewriter) const override {
+    if (op.getNumReductionLoops() == 0 || !op.hasPureTensorSemantics() || !reductionCombiner(op))
+      return failure();
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || !producer.hasPureTensorSemantics() || producer.getNumDpsInits() != 1 ||
+          producer.getNumParallelLoops() != producer.getNumLoops() ||
+          !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0)).isPermutation() ||
+          !op.getMatchingIndexingMap(operand).isPermutation() || !control(operand))
+        continue;
+      // Only a broadcast: some loop of the producer that no input indexes.
+      llvm::SmallBitVector indexed(producer.getNumLoops());
+      for (OpOperand *input : producer.getDpsInputOperands())
+        for (unsigned d = 0; d < producer.getNumLoops(); ++d)
+          if (producer.getMatchingIndexingMap(input).isFunctionOfDim(d))
+            indexed[d] = true;
+      if (indexed.all())
+        continue;
+      // The op with one more input: an empty tensor of the broadcast shape,
+      // read the same way, that the fused op's loops take their bounds from.
+      Location loc = op.getLoc();
+      rewriter.setInsertionPoint(op);
+      auto type = cast<RankedTensorType>(operand->get().getType());
+      Value bounds = tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
+      SmallVector<Value> inputs(op.getDpsInputs());
+      inputs.push_back(bounds);
+      SmallVector<AffineMap> maps;
+      for (OpOperand *input : op.getDpsInputOperands())
+        maps.push_back(op.getMatchingIndexingMap(input));
+      maps.push_back(op.getMatchingIndexingMap(operand));
+      maps.push_back(op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
+      auto widened = linalg::GenericOp::create(rewriter, loc, op->getResultTypes(), inputs,
+                                               op.getDpsInits(), maps, op.getIteratorTypesArray());
+      rewriter.inlineRegionBefore(op.getRegion(), widened.getRegion(), widened.getRegion().end());
+      widened.getRegion().front().insertArgument(op.getNumDpsInputs(), type.getElementType(), loc);
+      unsigned number = operand->getOperandNumber();
+      rewriter.replaceOp(op, widened->getResults());
+      FailureOr<linalg::ElementwiseOpFusionResult> fusedResult =
+          linalg::fuseElementwiseOps(rewriter, &widened->getOpOperand(number));
+      if (failed(fusedResult))
+        return success(); // (the unread input goes again in canonicalization)
+      auto fused = cast<linalg::GenericOp>(fusedResult->fusedOp);
+      for (auto [original, replacement] : fusedResult->replacements)
+        rewriter.replaceAllUsesWith(original, replacement);
+      if (producer->use_empty())
+        rewriter.eraseOp(producer);
+      (void)dropRepeatedReductionLoops(rewriter, fused);
+      return success();
+    }
+    return failure();
+  }
+  linalg::ControlFusionFn control;
+};
+
 struct FuseElementwisePass
     : relax::impl::FuseElementwisePassBase<FuseElementwisePass> {
   void runOnOperation() override {
@@ -89,6 +296,10 @@ struct FuseElementwisePass
     // between (a shared weight's gradient) stays a chain of adds: fused into
     // one op at the end, it would hold every term until then.
     linalg::populateElementwiseOpsFusionPatterns(patterns, [](OpOperand *fused) {
+      return relax::fusionDuplicatesNoWork(fused) && relax::fusionKeepsPeakMemory(fused);
+    });
+    patterns.add<DropRepeatedReductionLoops>(ctx);
+    patterns.add<FuseBroadcastIntoReduction>(ctx, [](OpOperand *fused) {
       return relax::fusionDuplicatesNoWork(fused) && relax::fusionKeepsPeakMemory(fused);
     });
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, relax::fusionDuplicatesNoWork);
