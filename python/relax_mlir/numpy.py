@@ -233,9 +233,12 @@ def where(cond: Any, a: Any, b: Any) -> Tracer:
 
 @_traced
 def sign(x: Any) -> Tracer:
-    """-1, 0 or 1 by the sign of each element (built from relax.where)."""
+    """-1, 0 or 1 by the sign of each element, NaN for NaN as numpy (built
+    from relax.where); its gradient is zero."""
     x = asarray(x)
-    return where(greater(x, 0), ones_like(x), where(less(x, 0), -ones_like(x), zeros_like(x)))
+    # NaN fails both comparisons and reaches the last branch with the zeros:
+    # x * 0 is 0 for them and NaN for NaN (and has a zero gradient).
+    return where(greater(x, 0), ones_like(x), where(less(x, 0), -ones_like(x), multiply(x, 0)))
 
 
 @_traced

@@ -504,3 +504,21 @@ def test_half_precision_composites_round_once() -> None:
     for got, ref in ((lsm, ref_lsm), (sm, np.exp(ref_lsm)), (ln, ref_ln)):
         ulp = np.spacing(np.abs(ref).astype(np.float16)).astype(np.float64)
         assert np.all(np.abs(got.astype(np.float64) - ref) <= ulp), (got, ref)
+
+
+# ---------------------------------------------------------------------------
+# Issue 32: sign(nan), namedtuple classes of one name, numpy functions on
+# traced arrays, grad of identity and constants
+# ---------------------------------------------------------------------------
+
+def test_sign_of_nan_is_nan_and_its_gradient_is_zero() -> None:
+    # Was 0 for NaN (numpy and JAX give NaN).
+    import relax_mlir.numpy as rnp
+
+    x = np.array([-2.5, -0.0, 0.0, 3.0, np.nan, np.inf, -np.inf], np.float64)
+    np.testing.assert_array_equal(rnp.sign(x), np.sign(x))
+    np.testing.assert_array_equal(relax_mlir.jit(lambda v: rnp.sign(v) * 2)(x), np.sign(x) * 2)
+    finite = np.array([-2.0, 0.0, 0.5], np.float64)
+    # d/dx sum(sign(x) * x) = sign(x): sign itself contributes nothing.
+    np.testing.assert_array_equal(
+        relax_mlir.grad(lambda v: rnp.sum(rnp.sign(v) * v))(finite), np.sign(finite))
