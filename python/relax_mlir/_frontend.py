@@ -238,7 +238,12 @@ class Transformed:
                treedefs: list[Treedef], statics: Any) -> _Entry:
         """The cached trace for this signature (structure, shapes, dtypes,
         static values), traced on a miss."""
-        key = (tuple(bound.names), tuple(map(str, treedefs)), statics,
+        # The treedefs themselves: they compare namedtuple classes by identity
+        # (two classes of one name, made in a loop or a re-run notebook cell,
+        # are different structures: each gets its gradients back in its own
+        # class). Their text as well, which tells dict keys 1, 1.0 and True
+        # apart (equal as Python values).
+        key = (tuple(bound.names), tuple(treedefs), tuple(map(str, treedefs)), statics,
                tuple((a.shape, a.dtype.str) for a in arrays))
         entry = self._cache.get(key)
         if entry is None:

@@ -522,3 +522,21 @@ def test_sign_of_nan_is_nan_and_its_gradient_is_zero() -> None:
     # d/dx sum(sign(x) * x) = sign(x): sign itself contributes nothing.
     np.testing.assert_array_equal(
         relax_mlir.grad(lambda v: rnp.sum(rnp.sign(v) * v))(finite), np.sign(finite))
+
+
+def test_namedtuple_classes_of_one_name_are_different_structures() -> None:
+    # Was one cache entry keyed by str(treedef): the second class's gradient
+    # came back as an instance of the first.
+    import collections
+
+    import relax_mlir.numpy as rnp
+
+    classes = [collections.namedtuple("Params", ["w", "b"]) for _ in range(2)]
+    loss = relax_mlir.grad(lambda p: rnp.sum(p.w * p.w) + rnp.sum(p.b))
+    w, b = np.array([1.0, -2.0, 3.0]), np.array([0.5, 0.25])
+    for cls in classes * 2:
+        g = loss(cls(w, b))
+        assert type(g) is cls
+        np.testing.assert_array_equal(g.w, 2 * w)
+        np.testing.assert_array_equal(g.b, np.ones(2))
+    assert loss.cache_size == 2
