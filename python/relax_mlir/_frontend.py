@@ -320,7 +320,7 @@ class Transformed:
                 loss = out[0]
             else:
                 loss = out
-            if not isinstance(loss, Tracer) or loss.shape != () or not is_float(loss.dtype):
+            if not _is_float_scalar(loss):
                 raise TypeError(f"{self.mode} needs a function returning a scalar (0-d float "
                                 f"array){' and aux' if self.has_aux else ''}; got "
                                 f"{_describe(loss)}. Reduce it with .sum() or .mean(), or use "
@@ -388,6 +388,18 @@ def _flat(value: Any, treedef: Treedef) -> list[Any]:
     if tree_leaf_count(treedef) == 1:
         return [value]
     return list(value)
+
+
+def _is_float_scalar(value: Any) -> bool:
+    """Whether `value` can be differentiated as a loss: a 0-d float traced
+    array, or a float constant (a Python float, a numpy float scalar or 0-d
+    array: its gradient is zero, as JAX's)."""
+    if isinstance(value, Tracer):
+        return value.shape == () and is_float(value.dtype)
+    if isinstance(value, float):
+        return True
+    return isinstance(value, (np.ndarray, np.floating)) and np.shape(value) == () and \
+        is_float(value.dtype)
 
 
 def _describe(value: Any) -> str:

@@ -303,10 +303,14 @@ class Tracer:
     It has numpy's array interface (`shape`, `dtype`, operators, `@`, `.T`,
     reductions, indexing); values are known only when the compiled function
     runs, so Python control flow on them (`if x > 0:`) is an error: use
-    `relax_mlir.numpy.where`."""
+    `relax_mlir.numpy.where`. So are `float(x)`, `int(x)` and
+    `np.asarray(x)` (a TypeError saying why and what to do instead). numpy's
+    functions and ufuncs called on it (`np.sum(x)`, `np.exp(x)`,
+    `np_array * x`) run `relax_mlir.numpy`'s function of that name; one
+    that `relax_mlir.numpy` lacks, or a ufunc writing into a numpy array
+    (`out=`, `np_array += x`), is a TypeError naming it."""
 
     __slots__ = ("_trace", "value", "shape", "dtype")
-    __array_ufunc__ = None  # numpy's operators defer to ours
     __array_priority__ = 1000
 
     def __init__(self, trace: Trace, value: ir.Value) -> None:
@@ -339,10 +343,66 @@ class Tracer:
                         "`if`/`while`/`and`/`or` on array values cannot be compiled; use "
                         "relax_mlir.numpy.where(cond, a, b) to select values")
 
+    def _concrete(self, what: str) -> TypeError:
+        """The error for asking a traced array for a Python value (as JAX's
+        ConcretizationTypeError)."""
+        return TypeError(f"{what} of {self!r}: a traced array has no value while its function "
+                         f"is traced (the value exists only when the compiled code runs). Keep "
+                         f"it an array (relax_mlir.numpy functions; relax_mlir.numpy.where for "
+                         f"choices), return it from the function and convert the result, or "
+                         f"pass a Python constant as a static argument (static_argnums)")
+
+    def __float__(self) -> float:
+        raise self._concrete("float()")
+
+    def __int__(self) -> int:
+        raise self._concrete("int()")
+
+    def __complex__(self) -> complex:
+        raise self._concrete("complex()")
+
+    def __index__(self) -> int:
+        raise self._concrete("using it as an index or size (__index__)")
+
     def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
-        raise TypeError("a traced array has no value while tracing (np.asarray / numpy "
-                        "functions were called on it); use relax_mlir.numpy's functions "
-                        "inside traced code")
+        raise self._concrete("np.asarray / np.array (conversion to a numpy array)")
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """numpy ufuncs (`np.exp(x)`, `np_array * x`) on traced arrays run
+        relax_mlir.numpy's function of that name; others are a TypeError
+        naming the way out."""
+        name = getattr(ufunc, "__name__", str(ufunc))
+        if method != "__call__" or name not in _UFUNCS:
+            call = f"numpy.{name}" + ("" if method == "__call__" else f".{method}")
+            raise TypeError(f"{call} is not supported on traced arrays ({self!r}): "
+                            f"{_instead(name if method == '__call__' else None)}")
+        if kwargs:
+            what = ("writes its result into a numpy array (out=, or an in-place operator "
+                    "such as `a += x` with a numpy array `a`); write `a = a + x` instead"
+                    if "out" in kwargs else f"takes no {', '.join(sorted(kwargs))} here")
+            raise TypeError(f"numpy.{name} on traced arrays {what} (relax_mlir.numpy.{name})")
+        return getattr(_rnp(), _UFUNCS[name])(*inputs)
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        """numpy functions (`np.sum(x)`, `np.concatenate([x, y])`) on traced
+        arrays run relax_mlir.numpy's function of that name; others are a
+        TypeError naming the way out."""
+        name = getattr(func, "__name__", str(func))
+        if name in ("shape", "ndim", "size") and hasattr(func, "_implementation"):
+            return func._implementation(*args, **kwargs)  # they read the attributes
+        rnp = _rnp()
+        if name not in rnp.__all__ or not callable(getattr(rnp, name)) or \
+                isinstance(getattr(rnp, name), type):
+            raise TypeError(f"numpy.{name} is not supported on traced arrays ({self!r}): "
+                            f"{_instead(name)}")
+        fn = getattr(rnp, name)
+        try:
+            inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"numpy.{name} on traced arrays runs relax_mlir.numpy.{name}"
+                            f"{inspect.signature(fn)}, which cannot take these arguments "
+                            f"({e})") from None
+        return fn(*args, **kwargs)
 
     def __iter__(self) -> Iterator[Tracer]:
         for i in range(len(self)):
@@ -434,6 +494,22 @@ class Tracer:
 def _rnp() -> Any:
     from . import numpy as rnp
     return rnp
+
+
+# numpy ufuncs -> the relax_mlir.numpy functions that compute them on tracers.
+_UFUNCS = {name: name for name in (
+    "add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "equal",
+    "not_equal", "greater", "greater_equal", "less", "less_equal", "exp", "log", "sqrt",
+    "sin", "cos", "tan", "tanh", "negative", "absolute", "square", "sign", "matmul")}
+_UFUNCS["true_divide"] = "divide"
+
+
+def _instead(name: str | None) -> str:
+    """What to do instead of a numpy function relax_mlir.numpy lacks."""
+    hint = f"relax_mlir.numpy has no {name}" if name else "relax_mlir.numpy has no equivalent"
+    return (f"{hint}; write it with relax_mlir.numpy's functions (import relax_mlir.numpy as "
+            f"rnp), which trace into the compiled function (numpy's cannot: the value exists "
+            f"only when the compiled code runs)")
 
 
 ArrayLike = Union[Tracer, np.ndarray, float, int, bool]

@@ -540,3 +540,77 @@ def test_namedtuple_classes_of_one_name_are_different_structures() -> None:
         np.testing.assert_array_equal(g.w, 2 * w)
         np.testing.assert_array_equal(g.b, np.ones(2))
     assert loss.cache_size == 2
+
+
+def numpy_loss(x: Any, y: Any) -> Any:
+    """Written with numpy only: runs on numpy arrays (the float64 reference)
+    and, traced, on relax_mlir's arrays."""
+    c = np.array([0.5, -1.0, 2.0])
+    z = np.concatenate([c * x, np.where(y > 0, y, 0.0)])
+    return np.sum(np.exp(x) * y) + np.mean(np.tanh(x) ** 2) + np.max(z) + np.sum(c @ np.abs(y))
+
+
+def test_numpy_functions_on_traced_arrays_run_relax_mlir_numpy() -> None:
+    # Were "unexpected keyword argument 'out'" (np.sum, np.mean) and "does not
+    # support ufuncs" (np.exp, np.tanh).
+    x, y = np.array([0.1, -0.3, 0.2]), np.array([1.0, -2.0, 5.0])
+    np.testing.assert_allclose(relax_mlir.jit(numpy_loss)(x, y), numpy_loss(x, y), rtol=1e-12)
+    t = np.tanh(x)
+    # max(z) is y[2] = 5; sum(c @ |y|) does not depend on x.
+    want = np.exp(x) * y + 2 * t * (1 - t * t) / 3
+    np.testing.assert_allclose(relax_mlir.grad(numpy_loss)(x, y), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn, message", [
+    (lambda x: np.round(x), r"numpy.round is not supported on traced arrays.*"
+                            r"relax_mlir.numpy has no round"),
+    (lambda x: np.log1p(x), r"numpy.log1p is not supported.*relax_mlir.numpy has no log1p"),
+    (lambda x: np.add.reduce(x), r"numpy.add.reduce is not supported"),
+    (lambda x: np.sum(x, dtype=np.float32), r"relax_mlir.numpy.sum\(x.*cannot take these "
+                                            r"arguments.*'dtype'"),
+    (lambda x: np.exp(x, out=np.empty(3)), r"writes its result into a numpy array"),
+])
+def test_numpy_functions_without_an_equivalent_say_what_to_do(fn: Any, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        relax_mlir.jit(fn)(np.ones(3))
+
+
+def add_into_numpy(x: Any) -> Any:
+    a = np.ones(3)
+    a += x
+    return a
+
+
+@pytest.mark.parametrize("convert", [float, int, complex, bool, np.asarray, add_into_numpy])
+def test_python_values_of_traced_arrays_are_explained(convert: Any) -> None:
+    # float() was a generic "must be a real number, not 'Tracer'".
+    message = ("truth value of a traced array is unknown" if convert is bool else
+               "a = a \\+ x" if convert is add_into_numpy else
+               "has no value while its function is traced.*static_argnums")
+    with pytest.raises(TypeError, match=message):
+        relax_mlir.jit(lambda x: x * convert(x))(np.ones(3) if convert is add_into_numpy
+                                                 else np.float32(2))
+
+
+def test_grad_of_identity_and_of_constants() -> None:
+    # Was "cannot differentiate '@main': it has no relax.dataflow block" (JAX:
+    # 1.0 and zeros).
+    import relax_mlir.numpy as rnp
+
+    g = relax_mlir.grad(lambda x: x)(np.array(1.5, np.float64))
+    assert g.dtype == np.float64 and g == 1.0
+    gx, gy = relax_mlir.grad(lambda x, y: x, argnums=(0, 1))(np.array(2.0), np.ones((2, 3)))
+    assert gx == 1.0
+    np.testing.assert_array_equal(gy, np.zeros((2, 3)))
+    for constant in (lambda x: 2.5, lambda x: np.float64(2.5), lambda x: rnp.asarray(2.5)):
+        value, grad = relax_mlir.value_and_grad(constant)(np.ones(4))
+        assert value == 2.5
+        np.testing.assert_array_equal(grad, np.zeros(4))
+    params = {"a": np.array(3.0), "b": np.arange(3.0)}
+    value, grads = relax_mlir.value_and_grad(lambda p: p["a"])(params)
+    assert value == 3.0 and grads["a"] == 1.0
+    np.testing.assert_array_equal(grads["b"], np.zeros(3))
+    (g, aux) = relax_mlir.grad(lambda x: (x, x * 2), has_aux=True)(np.array(4.0))
+    assert g == 1.0 and aux == 8.0
+    # Inside another gradient: d/dx of d/dx x is 0.
+    assert relax_mlir.grad(relax_mlir.grad(lambda x: x))(np.array(2.0)) == 0.0

@@ -83,9 +83,16 @@ static FailureOr<BodyShape> checkBody(func::FuncOp func, StringRef name) {
   }
   if (!ok)
     return failure();
-  if (!shape.dataflow)
-    return func.emitError("cannot differentiate '@")
-           << name << "': it has no relax.dataflow block";
+  if (!shape.dataflow) {
+    // No bindings at all: the result is a parameter or a constant (perhaps in
+    // a tuple built by glue ops). Differentiate an empty block: the glue is
+    // gathered into it and the adjoint is the seed itself (ones for a returned
+    // parameter, zeros for the others).
+    OpBuilder b(shape.ret);
+    shape.dataflow = DataflowOp::create(b, shape.ret.getLoc(), TypeRange{});
+    b.createBlock(&shape.dataflow.getBody());
+    OutputOp::create(b, shape.ret.getLoc(), ValueRange{});
+  }
   return shape;
 }
 
