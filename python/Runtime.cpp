@@ -20,7 +20,10 @@
 // caching pool (`_mlir_memref_to_llvm_{alloc,aligned_alloc,free}`, which the
 // schedule's lowering calls instead of malloc/free): a training step frees
 // and allocates the same sizes on every call, and fresh large allocations
-// cost a page fault per 4 KiB each time.
+// cost a page fault per 4 KiB each time. When one cannot be had (out of
+// memory, an address-space limit) the call stops there and raises
+// MemoryError: `relax::pool::guardedCall` is the jump target the allocator
+// returns to, and it releases the temporaries the call held.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +38,7 @@
 #include "Pool.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -95,8 +99,9 @@ class Signature {
 public:
   Signature(uintptr_t function, std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>> in,
             std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>> out,
-            std::vector<bool> align)
-      : function(reinterpret_cast<void (*)(void **)>(function)), align(std::move(align)) {
+            std::vector<bool> align, std::string name)
+      : function(reinterpret_cast<void (*)(void **)>(function)), align(std::move(align)),
+        name(std::move(name)) {
     this->align.resize(in.size(), false);
     for (auto &[k, s, shape] : in)
       inputs.push_back(Leaf{k, s, shape});
@@ -193,9 +198,21 @@ public:
       packed[i] = &descriptorPointers[i];
       pos += 3 + 2 * rank;
     }
+    relax::pool::CallFailure failure;
+    bool completed;
     {
       nb::gil_scoped_release unlocked;
-      function(packed.data());
+      completed = relax::pool::guardedCall(function, packed.data(), failure);
+    }
+    if (!completed) {
+      char message[512];
+      std::snprintf(message, sizeof message,
+                    "out of memory: the compiled function '%s' could not allocate %.2f GiB "
+                    "(%zu bytes) for a temporary; the call stopped there and its temporaries "
+                    "were released",
+                    name.c_str(), failure.bytes / double(size_t(1) << 30), failure.bytes);
+      PyErr_SetString(PyExc_MemoryError, message);
+      throw nb::python_error();
     }
   }
 
@@ -212,13 +229,15 @@ private:
   /// (the inputs that contractions read).
   std::vector<bool> align;
   size_t descriptorWords = 0;
+  /// The function's name, for messages.
+  std::string name;
 };
 
 } // namespace
 
-extern "C" void *relaxPoolAlloc(uint64_t size) { return relax::pool::allocate(16, size); }
+extern "C" void *relaxPoolAlloc(uint64_t size) { return relax::pool::allocateForCode(16, size); }
 extern "C" void *relaxPoolAlignedAlloc(uint64_t alignment, uint64_t size) {
-  return relax::pool::allocate(alignment, size);
+  return relax::pool::allocateForCode(alignment, size);
 }
 extern "C" void relaxPoolFree(void *block) { relax::pool::release(block); }
 
@@ -236,17 +255,19 @@ NB_MODULE(_relax_runtime, m) {
                         "result leaves.")
       .def(nb::init<uintptr_t, std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>>,
                     std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>>,
-                    std::vector<bool>>(),
+                    std::vector<bool>, std::string>(),
            nb::arg("function"), nb::arg("inputs"), nb::arg("outputs"),
-           nb::arg("align") = std::vector<bool>(),
+           nb::arg("align") = std::vector<bool>(), nb::arg("name") = "",
            "`function` is the address of the packed C interface; `inputs` and "
            "`outputs` list (kind, itemsize, shape) per tensor leaf, kind one of "
            "'f' (float), 'i' (signed integer), 'b' (bool); `align` flags the "
            "input leaves copied 64-byte aligned for the call when they are not "
-           "(and hold at least 64 KiB).")
+           "(and hold at least 64 KiB); `name` names the function in errors.")
       .def("__call__", &Signature::call, nb::arg("args"), nb::arg("results"),
            "Calls the function; raises ArgumentMismatch(kind, index) for a buffer "
-           "that does not match its leaf.");
+           "that does not match its leaf, MemoryError when a temporary of the "
+           "compiled code cannot be allocated (the process and the pool stay "
+           "intact).");
   m.def(
       "pool_symbols",
       [] {
@@ -276,8 +297,15 @@ NB_MODULE(_relax_runtime, m) {
       "pool_empty",
       [](size_t nbytes) {
         void *block = relax::pool::allocate(64, nbytes, /*temporary=*/false);
-        if (!block)
-          throw std::bad_alloc();
+        if (!block) {
+          char message[256];
+          std::snprintf(message, sizeof message,
+                        "out of memory: cannot allocate %.2f GiB (%zu bytes) for a result "
+                        "array",
+                        nbytes / double(size_t(1) << 30), nbytes);
+          PyErr_SetString(PyExc_MemoryError, message);
+          throw nb::python_error();
+        }
         nb::capsule owner(block, [](void *p) noexcept { relax::pool::release(p); });
         size_t shape[1] = {nbytes};
         return nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>>(block, 1, shape, owner);

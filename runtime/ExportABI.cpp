@@ -3,8 +3,10 @@
 // A library written by `Executable.export` links this file and the pool: the
 // compiled code allocates its temporaries through
 // `_mlir_memref_to_llvm_{alloc,aligned_alloc,free}` (which the JIT binds to
-// the same pool at run time); `relaxPoolResult`/`relaxPoolRelease` give the
-// Python loader (`relax_mlir.runtime`) pooled result arrays, and
+// the same pool at run time); `relaxCall` runs a function so that running
+// out of memory returns an error instead of ending the process;
+// `relaxPoolResult`/`relaxPoolRelease` give the Python loader
+// (`relax_mlir.runtime`) pooled result arrays, and
 // `relaxPoolTrim`/`relaxPoolStats` let it release cached memory and report it.
 //
 //===----------------------------------------------------------------------===//
@@ -17,11 +19,24 @@
 #define RELAX_EXPORT extern "C" __attribute__((visibility("default")))
 
 RELAX_HIDDEN void *_mlir_memref_to_llvm_alloc(uint64_t size) {
-  return relax::pool::allocate(16, size);
+  return relax::pool::allocateForCode(16, size);
 }
 
 RELAX_HIDDEN void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size) {
-  return relax::pool::allocate(alignment, size);
+  return relax::pool::allocateForCode(alignment, size);
+}
+
+/// Calls `entry`, a function's packed entry point (`relax_packed_<name>`), on
+/// `args` (its memref descriptors' addresses, parameters then results) and
+/// returns 0; when a temporary cannot be allocated (out of memory), the
+/// bytes it needed: the call stopped there and the temporaries it held went
+/// back to the pool, and the loader raises MemoryError (calling
+/// `_mlir_ciface_<name>` directly, a failed allocation aborts the process).
+RELAX_EXPORT uint64_t relaxCall(void (*entry)(void **), void **args) {
+  relax::pool::CallFailure failure;
+  if (relax::pool::guardedCall(entry, args, failure))
+    return 0;
+  return failure.bytes ? failure.bytes : 1;
 }
 
 RELAX_HIDDEN void _mlir_memref_to_llvm_free(void *block) { relax::pool::release(block); }

@@ -61,7 +61,9 @@ def _contraction_parameters(fn: Any) -> set[int]:
 
 class Function(CallBoundary):
     """A compiled public function; call it with numpy arrays (tuples for tuple
-    parameters), positionally or by parameter name."""
+    parameters), positionally or by parameter name. A temporary its code
+    cannot allocate raises MemoryError (the call stops, its temporaries are
+    released)."""
 
     def __init__(self, engine: Any, name: str, params: list[tuple[str, TypeSpec]],
                  result: TypeSpec, contracted: set[int] | None = None) -> None:
@@ -82,7 +84,7 @@ class Function(CallBoundary):
             address,
             [(_KINDS[s.element], itemsize(s), list(s.shape)) for _, s in self._in_leaves],
             [(_KINDS[s.element], itemsize(s), list(s.shape)) for s in leaf_specs(result)],
-            align)
+            align, name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         leaves = self._argument_leaves(args, kwargs)

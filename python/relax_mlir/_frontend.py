@@ -224,7 +224,10 @@ class Transformed:
                     exe: Executable = _compile(entry.module(), opt_level=self.opt_level,
                                                num_threads=self.num_threads)
                     entry.function = exe["main_adjoint" if entry.adjoint is not None else "main"]
-        result = entry.function(*arrays)
+        try:
+            result = entry.function(*arrays)
+        except MemoryError as e:
+            raise MemoryError(f"{_name(self.fn)}: {e}") from None
         return self._unpack(entry, result)
 
     def _entry_for(self, args: tuple[Any, ...], kwargs: dict[str, Any]

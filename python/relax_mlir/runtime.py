@@ -157,6 +157,13 @@ class Library:
             self._pool_release.restype = None
         else:
             self._pool_result = None
+        # Calls through relaxCall, which turns a failed allocation into an
+        # error code (MemoryError here) instead of ending the process
+        # (libraries exported before it call the C interfaces directly).
+        self._relax_call: Any = getattr(lib, "relaxCall", None)
+        if self._relax_call is not None:
+            self._relax_call.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+            self._relax_call.restype = ctypes.c_uint64
         self.cuda: CudaRuntime | None = None
         if self.target == "cuda":
             self.cuda = CudaRuntime(lib)
@@ -243,6 +250,10 @@ class Function(CallBoundary):
         entry.argtypes = [ctypes.c_void_p] * len(leaves)
         entry.restype = None
         self._entry = entry
+        packed = getattr(library._lib, "relax_packed_" + name, None) \
+            if library._relax_call is not None else None
+        self._packed = ctypes.cast(packed, ctypes.c_void_p).value if packed else None
+        self._args_type = ctypes.c_void_p * max(len(leaves), 1)
         # One buffer of int64 words holds every leaf's memref descriptor
         # {allocated, aligned, offset, sizes[rank], strides[rank]}: a call
         # copies the template (shapes are static) and writes the pointers.
@@ -262,7 +273,16 @@ class Function(CallBoundary):
         base = ctypes.addressof(words)
         for offset, pointer in zip(self._offsets, pointers):
             words[offset] = words[offset + 1] = pointer
-        self._entry(*[base + 8 * offset for offset in self._offsets])
+        descriptors = [base + 8 * offset for offset in self._offsets]
+        if self._packed is None:
+            self._entry(*descriptors)
+            return
+        failed = self._library._relax_call(self._packed, self._args_type(*descriptors))
+        if failed:
+            raise MemoryError(f"out of memory: the exported function '{self.name}' of "
+                              f"{self._library.path} could not allocate "
+                              f"{failed / 2**30:.2f} GiB ({failed} bytes) for a temporary; "
+                              f"the call stopped there and its temporaries were released")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         leaves = self._argument_leaves(args, kwargs)

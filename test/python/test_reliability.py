@@ -507,6 +507,95 @@ def test_half_precision_composites_round_once() -> None:
 
 
 # ---------------------------------------------------------------------------
+# Issue 32: out of memory in compiled code; bounded compile caches
+# ---------------------------------------------------------------------------
+
+# `mode` (argv[1]): "jit" runs it through compile() and jit, "export" through
+# an exported library. Under an address-space limit 1 GB above what the
+# process maps, the 205 MB temporary `h` is allocated and the 1.6 GB one
+# (h @ w2) is not: each call must raise MemoryError naming the bytes and the
+# function, leave no temporary counted as live, and the next call must work.
+OUT_OF_MEMORY = """
+    import resource, sys
+    import numpy as np
+    import relax_mlir, relax_mlir.numpy as rnp
+
+    def f(x, w1, w2):
+        h = rnp.tanh(x @ w1)
+        return rnp.sum(rnp.tanh(h @ w2))
+
+    x = np.full((20000, 16), 0.01, np.float32)
+    w1 = np.ones((16, 2560), np.float32)
+    w2 = np.ones((2560, 20000), np.float32)
+    step = relax_mlir.jit(f)
+    module = step.lower(x, w1, w2).module()
+    small = relax_mlir.compile(relax_mlir.jit(f).lower(x[:2], w1, w2[:, :2]).module())
+    if sys.argv[1] == "jit":
+        from relax_mlir._mlir_libs import _relax_runtime
+        exe = relax_mlir.compile(module)
+        calls = [("main", exe.main), ("f", step)]
+        stats = _relax_runtime.pool_stats
+    else:
+        import relax_mlir.runtime
+        lib = relax_mlir.runtime.load(relax_mlir.export(module, sys.argv[2]))
+        calls = [("exported function 'main'", lib.main)]
+        stats = lambda: lib.pool_stats()
+    with open("/proc/self/statm") as fh:
+        limit = int(fh.read().split()[0]) * 4096 + 2**30
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    for name, call in calls:
+        try:
+            call(x, w1, w2)
+            raise SystemExit("no MemoryError")
+        except MemoryError as e:
+            print("MemoryError:", e)
+            assert "1600000064 bytes" in str(e) and name in str(e), e
+        live, peak, cached = stats()
+        assert live == 0 and peak >= 20000 * 2560 * 4, (live, peak)
+    np.testing.assert_allclose(small.main(x[:2], w1, w2[:, :2]),
+                               np.tanh(np.tanh(x[:2] @ w1) @ w2[:, :2]).sum(), rtol=1e-5)
+    print("ok")
+"""
+
+
+@pytest.fixture
+def allocations_may_fail(monkeypatch) -> None:
+    """Under `make test-asan`, ASan's allocator hands out null (as glibc's)
+    instead of ending the process when memory runs out."""
+    options = [o for o in os.environ.get("ASAN_OPTIONS", "").split(":") if o]
+    monkeypatch.setenv("ASAN_OPTIONS", ":".join(options + ["allocator_may_return_null=1"]))
+
+
+@pytest.mark.parametrize("mode", ["jit", "export"])
+def test_out_of_memory_in_compiled_code_raises_memory_error(mode: str, tmp_path,
+                                                            allocations_may_fail) -> None:
+    # Was SIGSEGV: the pool's allocation returned null to compiled code, which
+    # wrote through it. Now the call boundary (Signature, relaxCall) is a jump
+    # target the allocator returns to, and the temporaries the call held (h,
+    # 205 MB) go back to the pool.
+    proc = rt.run_python(OUT_OF_MEMORY, tmp_path, mode, str(tmp_path / "oom.so"), timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), \
+        rt.describe_process(proc)
+
+
+def test_allocation_failure_without_a_call_aborts_with_a_message(tmp_path,
+                                                                allocations_may_fail) -> None:
+    # An allocation of compiled code on a thread with no relax_mlir call in
+    # progress (an OpenMP worker thread) has nowhere to stop the call: it
+    # aborts, saying why, instead of handing compiled code a null block.
+    proc = rt.run_python("""
+        import ctypes
+        from relax_mlir._mlir_libs import _relax_runtime
+        alloc = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64)(
+            dict(_relax_runtime.pool_symbols())["_mlir_memref_to_llvm_aligned_alloc"])
+        print("returned", alloc(64, 1 << 60))
+    """, tmp_path)
+    assert proc.returncode == -6, rt.describe_process(proc)
+    assert "could not allocate a temporary of 1152921504606846976 bytes" in proc.stderr
+    assert "OpenMP worker thread" in proc.stderr
+
+
+# ---------------------------------------------------------------------------
 # Issue 32: sign(nan), namedtuple classes of one name, numpy functions on
 # traced arrays, grad of identity and constants
 # ---------------------------------------------------------------------------

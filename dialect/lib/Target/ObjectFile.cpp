@@ -7,6 +7,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -34,6 +35,32 @@ static std::string hostFeatures() {
   for (const std::string &name : names)
     text += (text.empty() ? "" : ",") + name;
   return text;
+}
+
+/// `relax_packed_<name>(ptr args)` for each `_mlir_ciface_<name>` whose
+/// arguments are all pointers: loads args[i] for argument i and calls it.
+static void addPackedEntryPoints(llvm::Module &module) {
+  constexpr llvm::StringLiteral prefix = "_mlir_ciface_";
+  llvm::IRBuilder<> builder(module.getContext());
+  llvm::Type *ptr = builder.getPtrTy();
+  llvm::FunctionType *type = llvm::FunctionType::get(builder.getVoidTy(), {ptr}, false);
+  std::vector<llvm::Function *> entries;
+  for (llvm::Function &fn : module)
+    if (!fn.isDeclaration() && fn.getName().starts_with(prefix) &&
+        fn.getReturnType()->isVoidTy() &&
+        llvm::all_of(fn.args(), [&](llvm::Argument &a) { return a.getType() == ptr; }))
+      entries.push_back(&fn);
+  for (llvm::Function *fn : entries) {
+    llvm::Function *packed =
+        llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                               "relax_packed_" + fn->getName().drop_front(prefix.size()), module);
+    builder.SetInsertPoint(llvm::BasicBlock::Create(module.getContext(), "entry", packed));
+    llvm::SmallVector<llvm::Value *> args;
+    for (unsigned i = 0, e = fn->arg_size(); i < e; ++i)
+      args.push_back(builder.CreateLoad(ptr, builder.CreateConstGEP1_64(ptr, packed->getArg(0), i)));
+    builder.CreateCall(fn, args);
+    builder.CreateRetVoid();
+  }
 }
 
 LogicalResult relax::writeObjectFile(ModuleOp module, StringRef path,
@@ -83,6 +110,7 @@ LogicalResult relax::writeObjectFile(ModuleOp module, StringRef path,
     error = "the module does not translate to LLVM IR:\n" + diagnostics;
     return failure();
   }
+  addPackedEntryPoints(*llvmModule);
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
   if (!options.metadataSymbol.empty()) {

@@ -34,7 +34,11 @@ struct ObjectFileOptions {
 };
 
 /// Writes `module` (LLVM dialect and what translates to LLVM IR) to the
-/// object file `path`. On failure returns failure and sets `error`.
+/// object file `path`. Each C interface `_mlir_ciface_<name>` (pointer
+/// arguments only) gets a packed entry point `relax_packed_<name>(void
+/// **args)` calling it with `args[i]` as its i-th argument: one signature for
+/// any number of arguments, which the export runtime's `relaxCall` calls
+/// (catching allocation failures). On failure returns failure and sets `error`.
 /// On success, `cpu` and `features` (when given) receive the CPU and target
 /// features the code was built for.
 LogicalResult writeObjectFile(ModuleOp module, StringRef path, const ObjectFileOptions &options,
