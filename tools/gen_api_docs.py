@@ -91,6 +91,8 @@ def render() -> str:
                     out.append("")
             elif not isinstance(obj, (float, int)):
                 out += [f"### `{title}.{name}`", "", f"`{obj!r}`", ""]
+                if type(obj).__module__.startswith("relax_mlir"):
+                    out += [_doc(type(obj)), ""]  # a settings object: its class's doc
     return "\n".join(out).rstrip() + "\n"
 
 

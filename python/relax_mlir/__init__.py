@@ -25,6 +25,7 @@ _LAZY = {
     "memory_report": "._memory", "memory_stats": "._memory",
     "jit": "._frontend", "grad": "._frontend", "value_and_grad": "._frontend",
     "vjp": "._frontend", "Lowered": "._frontend", "Transformed": "._frontend",
+    "config": "._frontend", "clear_caches": "._frontend",
     "checkpoint": ".nn",
     "ops": "._ops", "OpInfo": "._ops",
     "TracingError": "._trace",
@@ -36,7 +37,7 @@ _SUBMODULES = {"ir", "passmanager", "rewrite", "dialects", "numpy", "nn", "runti
 
 __all__ = ["gradient", "compile", "export", "lower", "STAGES", "memory_report", "memory_stats",
            "jit", "grad", "value_and_grad", "vjp", "checkpoint", "ops", "OpInfo", "Lowered",
-           "Transformed",
+           "Transformed", "config", "clear_caches",
            "Executable", "Function", "RelaxMLIRError", "GradientError", "CompilationError",
            "InvalidIRError", "TracingError", "CUDAError", "DeviceArray"]
 
@@ -58,7 +59,16 @@ if not TYPE_CHECKING:  # type checkers read the imports below instead
 else:
     from ._compile import Executable, Function, compile, export
     from ._cuda import CUDAError, DeviceArray
-    from ._frontend import Lowered, Transformed, grad, jit, value_and_grad, vjp
+    from ._frontend import (
+        Lowered,
+        Transformed,
+        clear_caches,
+        config,
+        grad,
+        jit,
+        value_and_grad,
+        vjp,
+    )
     from ._gradient import gradient
     from ._memory import memory_report, memory_stats
     from ._ops import OpInfo, ops

@@ -4,15 +4,20 @@ functions written with `relax_mlir.numpy` and `relax_mlir.nn`.
 Each call is traced once per signature (the pytree structure, shapes and
 dtypes of the array arguments, and the values of static arguments) into relax
 IR, differentiated by the gradient pass when asked, compiled, and cached; later
-calls with the same signature only run the compiled code.
+calls with the same signature only run the compiled code. The caches are
+bounded (`config.cache_size` signatures per function, `config.eager_cache_size`
+for eager calls, least recently used out first): each compiled signature holds
+its JIT-compiled code, about 3.5 MB.
 """
 
 from __future__ import annotations
 
+import gc
 import inspect
 import os
 import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
@@ -123,6 +128,114 @@ def _key_of(value: Any) -> Any:
 
 
 # ----------------------------------------------------------------------------
+# Bounded compile caches
+# ----------------------------------------------------------------------------
+
+class Config:
+    """The frontend's settings: `relax_mlir.config.cache_size = 16`, or
+    `relax_mlir.config.update("cache_size", 16)` (as `jax.config.update`).
+
+    - `cache_size` (default 64): compiled signatures each `jit`, `grad` or
+      `value_and_grad` function keeps; past it, the least recently used one
+      is dropped (and compiled again if called again).
+    - `eager_cache_size` (default 128): compiled signatures kept for eager
+      calls of `relax_mlir.numpy`/`nn` functions on numpy arrays, all
+      functions together.
+
+    Each compiled signature holds its JIT-compiled code, about 3.5 MB; a
+    dropped one's memory is released (reused by later compiles). `None`
+    keeps every signature (no bound). A smaller value applies at the next compile;
+    `relax_mlir.clear_caches()` drops everything now."""
+
+    _DEFAULTS = {"cache_size": 64, "eager_cache_size": 128}
+
+    def __init__(self) -> None:
+        self._values: dict[str, int | None] = dict(self._DEFAULTS)
+
+    def update(self, name: str, value: int | None) -> None:
+        """Sets setting `name` (see the class)."""
+        if name not in self._DEFAULTS:
+            raise AttributeError(f"relax_mlir.config has no setting {name!r}; the settings are "
+                                 f"{', '.join(sorted(self._DEFAULTS))}")
+        if value is not None and (not isinstance(value, (int, np.integer)) or
+                                  isinstance(value, bool) or value < 1):
+            raise ValueError(f"config.{name} must be a positive int or None (no bound), "
+                             f"got {value!r}")
+        self._values[name] = None if value is None else int(value)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["_values"][name]
+        except KeyError:
+            raise AttributeError(f"relax_mlir.config has no setting {name!r}") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "_values":
+            object.__setattr__(self, name, value)
+        else:
+            self.update(name, value)
+
+    def __repr__(self) -> str:
+        return f"relax_mlir.config({', '.join(f'{k}={v!r}' for k, v in self._values.items())})"
+
+
+config = Config()
+
+
+class _CompileCache:
+    """Traced (and compiled) signatures by key, at most `config.<setting>` of
+    them: a lookup makes an entry the most recently used, an insertion past
+    the bound drops the least recently used (its compiled code is freed
+    once no call still runs it)."""
+
+    def __init__(self, setting: str) -> None:
+        self._setting = setting
+        self._entries: OrderedDict[Any, Any] = OrderedDict()
+        self._lock = threading.Lock()
+        _CACHES.add(self)
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+            return entry
+
+    def put(self, key: Any, entry: Any) -> None:
+        limit = getattr(config, self._setting)
+        with self._lock:
+            self._entries[key] = entry
+            self._entries.move_to_end(key)
+            while limit is not None and len(self._entries) > limit:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+_CACHES: weakref.WeakSet[_CompileCache] = weakref.WeakSet()
+
+
+def clear_caches() -> None:
+    """Drops every compiled signature: of all `jit`, `grad`,
+    `value_and_grad` and `vjp` functions and of eager `relax_mlir.numpy`/`nn`
+    calls (as `jax.clear_caches()`); their JIT-compiled code is freed, except
+    what a `Lowered` or a call still running holds. Later calls trace and
+    compile again. `fn.clear_cache()` clears one function's; the caches'
+    bounds are settings of `relax_mlir.config`."""
+    with _EAGER_LOCK:
+        _EAGER.clear()
+    _VJP_CACHE.clear()
+    for cache in list(_CACHES):
+        cache.clear()
+    gc.collect()
+
+
+# ----------------------------------------------------------------------------
 # One compiled signature
 # ----------------------------------------------------------------------------
 
@@ -143,7 +256,9 @@ class _Entry:
 
 class Transformed:
     """A Python function compiled by `jit` (or differentiated by `grad`,
-    `value_and_grad`); call it like the function. `lower(*args)` shows its IR."""
+    `value_and_grad`); call it like the function. `lower(*args)` shows its IR.
+    It keeps the last `relax_mlir.config.cache_size` signatures compiled
+    (least recently used out first); `clear_cache()` drops them."""
 
     def __init__(self, fn: Callable[..., Any], mode: str, *, argnums: ArgNums = 0,
                  has_aux: bool = False, static_argnums: ArgNums = (),
@@ -177,7 +292,9 @@ class Transformed:
             raise ValueError("an argument cannot be both differentiated and static")
         self.opt_level = opt_level
         self.num_threads = num_threads
-        self._cache: dict[Any, _Entry] = {}
+        self._cache = _CompileCache("cache_size")
+        # Set on eager functions, which share one cache (keys prefixed).
+        self._cache_prefix: Any = None
         self._lock = threading.Lock()
         self.__wrapped__ = fn
         self.__name__ = getattr(fn, "__name__", "function")
@@ -188,8 +305,17 @@ class Transformed:
 
     @property
     def cache_size(self) -> int:
-        """How many signatures have been compiled."""
+        """How many signatures are cached (at most `config.cache_size`).
+
+        Each is traced, and compiled once called."""
         return len(self._cache)
+
+    def clear_cache(self) -> None:
+        """Drops this function's compiled signatures (JAX's `fn.clear_cache()`).
+
+        Their JIT-compiled code is freed; the next call traces and compiles
+        again."""
+        self._cache.clear()
 
     # Calls -----------------------------------------------------------------
 
@@ -248,13 +374,14 @@ class Transformed:
         # apart (equal as Python values).
         key = (tuple(bound.names), tuple(treedefs), tuple(map(str, treedefs)), statics,
                tuple((a.shape, a.dtype.str) for a in arrays))
-        entry = self._cache.get(key)
+        cache_key = key if self._cache_prefix is None else (self._cache_prefix, key)
+        entry = self._cache.get(cache_key)
         if entry is None:
             with self._lock:
-                entry = self._cache.get(key)
+                entry = self._cache.get(cache_key)
                 if entry is None:
                     entry = self._trace(bound, arrays, paths, treedefs)
-                    self._cache[key] = entry
+                    self._cache.put(cache_key, entry)
         return entry
 
     def _unpack(self, entry: _Entry, result: Any) -> Any:
@@ -569,8 +696,11 @@ def _structure(tree: Any) -> str:
 # Eager calls of relax_mlir.numpy / nn functions
 # ----------------------------------------------------------------------------
 
-_EAGER: dict[Any, Transformed] = {}
+# One jit function per eager function and static arguments (least recently
+# used out past `config.eager_cache_size`), their signatures all in one cache.
+_EAGER: OrderedDict[Any, Transformed] = OrderedDict()
 _EAGER_LOCK = threading.Lock()
+_EAGER_ENTRIES = _CompileCache("eager_cache_size")
 
 
 def _holds_arrays(value: Any) -> bool:
@@ -589,13 +719,21 @@ def eager_call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, 
     key = (fn, kinds, statics, static_kwargs)
     with _EAGER_LOCK:
         compiled = _EAGER.get(key)
-        if compiled is None:
+        if compiled is not None:
+            _EAGER.move_to_end(key)
+        else:
             plain = [a for a, k in zip(args, kinds) if not k]
 
             def one_op(*xs: Any) -> Any:
                 it, rest = iter(xs), iter(plain)
                 return fn(*(next(it) if k else next(rest) for k in kinds), **kwargs)
 
+            one_op.__qualname__ = f"{getattr(fn, '__module__', '')}.{_name(fn)}"
             compiled = Transformed(one_op, "jit")
+            compiled._cache = _EAGER_ENTRIES
+            compiled._cache_prefix = key
             _EAGER[key] = compiled
+            limit = config.eager_cache_size
+            while limit is not None and len(_EAGER) > limit:
+                _EAGER.popitem(last=False)
     return compiled(*arrays)

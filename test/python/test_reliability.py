@@ -595,6 +595,93 @@ def test_allocation_failure_without_a_call_aborts_with_a_message(tmp_path,
     assert "OpenMP worker thread" in proc.stderr
 
 
+@pytest.fixture
+def cache_config():
+    saved = (relax_mlir.config.cache_size, relax_mlir.config.eager_cache_size)
+    yield relax_mlir.config
+    relax_mlir.config.cache_size, relax_mlir.config.eager_cache_size = saved
+
+
+def test_compile_caches_drop_the_least_recently_used(cache_config) -> None:
+    # Was: every traced signature stayed compiled for the process's life.
+    import relax_mlir.numpy as rnp
+
+    traced: list[tuple[int, ...]] = []
+
+    def f(x):
+        traced.append(x.shape)
+        return rnp.sum(rnp.tanh(x))
+
+    cache_config.cache_size = 2
+    step = relax_mlir.jit(f)
+    a, b, c = (np.ones((n, 3), np.float32) for n in (1, 2, 3))
+    for x in (a, b, a, c, a):
+        step(x)
+    assert traced == [(1, 3), (2, 3), (3, 3)] and step.cache_size == 2
+    step(b)  # dropped when c came: traced again
+    assert traced[-1] == (2, 3) and step.cache_size == 2
+    step.clear_cache()
+    assert step.cache_size == 0
+    step(a)
+    assert traced[-1] == (1, 3)
+
+    from relax_mlir import _frontend
+    cache_config.eager_cache_size = 3
+    for n in range(1, 8):
+        np.testing.assert_allclose(rnp.exp(np.full(n, 0.5, np.float32)), np.exp(np.full(n, 0.5)),
+                                   rtol=1e-6)
+    assert len(_frontend._EAGER_ENTRIES) == 3
+    relax_mlir.clear_caches()
+    assert len(_frontend._EAGER_ENTRIES) == 0 and step.cache_size == 0
+    with pytest.raises(ValueError, match="positive int or None"):
+        cache_config.cache_size = 0
+    with pytest.raises(AttributeError, match="no setting 'cache'"):
+        cache_config.update("cache", 3)
+
+
+def test_many_signatures_keep_rss_flat(tmp_path) -> None:
+    # Was +3.4 MB of RSS per signature, never freed: eager calls on 300
+    # shapes grew it by 1,003 MB, a value_and_grad on 300 batch sizes by
+    # 1,046 MB. Dropped signatures must free their JIT-compiled code (RSS is
+    # read after malloc_trim, which returns freed heap to the system).
+    proc = rt.run_python("""
+        import ctypes, gc
+        import numpy as np
+        import relax_mlir, relax_mlir.numpy as rnp
+
+        def rss_mb():
+            gc.collect()
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+            with open("/proc/self/statm") as f:
+                return int(f.read().split()[1]) * 4096 / 2**20
+
+        relax_mlir.config.cache_size = relax_mlir.config.eager_cache_size = 8
+        step = relax_mlir.value_and_grad(lambda w, x: rnp.mean(rnp.tanh(x @ w)))
+        w = np.ones((16, 8), np.float32)
+        for n in range(1, 11):
+            rnp.tanh(np.ones((n, 3), np.float32))
+            step(w, np.ones((n, 16), np.float32))
+        before = rss_mb()
+        for n in range(11, 161):
+            rnp.tanh(np.ones((n, 3), np.float32))
+        for n in range(11, 111):
+            step(w, np.ones((n, 16), np.float32))
+        grown = rss_mb() - before
+        relax_mlir.config.cache_size = relax_mlir.config.eager_cache_size = None
+        for n in range(200, 230):
+            rnp.tanh(np.ones((n, 3), np.float32))
+        full = rss_mb()
+        relax_mlir.clear_caches()
+        cleared = rss_mb()
+        print(f"grown {grown:.0f} full {full - before:.0f} cleared {cleared - before:.0f}")
+        # 250 signatures unbounded: ~850 MB; 16 kept: ~55 MB.
+        assert grown < 100, grown
+        assert full - cleared > 60, (full, cleared)
+        print("ok")
+    """, tmp_path, timeout=600)
+    assert proc.returncode == 0 and "ok" in proc.stdout, rt.describe_process(proc)
+
+
 # ---------------------------------------------------------------------------
 # Issue 32: sign(nan), namedtuple classes of one name, numpy functions on
 # traced arrays, grad of identity and constants
