@@ -8,7 +8,9 @@ buffer pool, and for CUDA the mgpu* runtime over the driver API (loaded with
 dlopen). The library needs only the C library at run time (libstdc++ and
 libgcc are linked statically; glibc >= 2.35). Its exported symbols are the
 functions' C interfaces (`_mlir_ciface_<name>`), the runtime's entry points
-and the metadata that `relax_mlir.runtime.load` reads.
+and the metadata that `relax_mlir.runtime.load` reads. After the ELF contents
+the file ends with a trailer holding their length and SHA-256, which `load`
+checks before mapping the library (a truncated or damaged copy is refused).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from . import ir
 from ._boundary import TypeSpec, spec_to_json
 from ._mlir_libs import _site_initialize_0
 from .errors import CompilationError
-from .runtime import FORMAT, METADATA_SYMBOL
+from .runtime import FORMAT, METADATA_SYMBOL, append_checksum
 
 # name -> (parameters (name, type), result type) of each exported function.
 Signatures = dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec]]
@@ -80,6 +82,10 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
     if not os.path.isdir(directory):
         raise FileNotFoundError(f"cannot export to {path}: the directory {directory} "
                                 f"does not exist")
+    if os.path.isdir(path):
+        raise CompilationError(f"cannot export to {path}",
+                               f"it is a directory; give the library's file path, such as "
+                               f"{os.path.join(path, 'model.so')}")
     cxx = linker()
     with tempfile.TemporaryDirectory(prefix="relax-export-") as tmp:
         obj = os.path.join(tmp, "host.o")
@@ -102,11 +108,22 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
         try:
             run = subprocess.run(command, capture_output=True, text=True, timeout=600)
         except (OSError, subprocess.SubprocessError) as e:
+            if os.path.exists(partial):
+                os.unlink(partial)
             raise CompilationError("cannot export: linking failed", str(e)) from None
         if run.returncode != 0:
             if os.path.exists(partial):
                 os.unlink(partial)
             raise CompilationError("cannot export: linking failed",
                                    f"{' '.join(command)}\n{run.stderr.strip()}")
-        os.replace(partial, path)
+        try:
+            # The checksum trailer that runtime.load verifies before mapping it.
+            append_checksum(partial)
+            os.replace(partial, path)
+        except OSError as e:
+            if os.path.exists(partial):
+                os.unlink(partial)
+            raise CompilationError(f"cannot export to {path}",
+                                   f"{e.strerror or e}; check that the path is a writable "
+                                   f"file location") from None
     return path

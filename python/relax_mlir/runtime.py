@@ -19,8 +19,14 @@ directions.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import json
 import os
+import platform
+import stat
+import struct
+import tempfile
+import threading
 from typing import Any
 
 import numpy as np
@@ -41,6 +47,12 @@ TARGET_SYMBOL = METADATA_SYMBOL + "_target"
 # Large results' alignment (see POOL_RESULT_BYTES), also without a pool.
 _ALIGNMENT = 64
 
+# An export ends with a trailer after its ELF contents: this magic, the
+# length of what precedes the trailer (u64, little-endian) and its SHA-256.
+# `load` checks it before the library is mapped.
+TRAILER_MAGIC = b"relax_mlir-sha2\n"
+_TRAILER = struct.Struct("<16sQ32s")
+
 
 class LoadError(RelaxMLIRError):
     """The file is not a loadable relax_mlir export (see `diagnostics`)."""
@@ -49,11 +61,169 @@ class LoadError(RelaxMLIRError):
 def load(path: str | os.PathLike[str]) -> Library:
     """Loads a library written by `Executable.export`.
 
-    Raises `LoadError` when the file is missing, is not such a library, was
-    written by an incompatible version, or needs CPU features this machine
-    lacks; for target="cuda", `CUDAError` when no usable driver or device
-    is present or the kernels do not load."""
+    The file is checked before it is mapped: its ELF header (a 64-bit
+    shared library for this machine's architecture), that its headers and
+    segments lie inside the file, and the SHA-256 checksum that export
+    appends, so a truncated file (an interrupted copy) or one with damaged
+    bytes is a `LoadError` saying so, never a crash. Loading a path again
+    after the file there was replaced (a re-exported, retrained model) loads
+    the new file: the new contents are mapped through a private copy, since
+    the dynamic loader would hand back the library it first loaded under that
+    name. Libraries stay loaded while the process runs (a `Library` of the
+    old file keeps working).
+
+    Raises `LoadError` when the file is missing, is not such a library (or is
+    built for another architecture), is damaged, was written by an
+    incompatible version, or needs CPU features this machine lacks; for
+    target="cuda", `CUDAError` when no usable driver or device is present or
+    the kernels do not load."""
     return Library(os.fspath(path))
+
+
+def append_checksum(path: str) -> None:
+    """Appends the trailer that `load` checks (see TRAILER_MAGIC) to the
+    library at `path` (what export does after linking)."""
+    with open(path, "r+b") as f:
+        data = f.read()
+        f.write(_TRAILER.pack(TRAILER_MAGIC, len(data), hashlib.sha256(data).digest()))
+
+
+# ELF e_machine of the architectures Linux runs on (platform.machine() names).
+_MACHINES = {"x86_64": 62, "amd64": 62, "aarch64": 183, "arm64": 183, "ppc64le": 21,
+             "ppc64": 21, "s390x": 22, "riscv64": 243}
+_MACHINE_NAMES = {3: "x86 (32-bit)", 40: "ARM (32-bit)", 62: "x86-64", 183: "AArch64",
+                  21: "PowerPC 64", 22: "s390x", 243: "RISC-V"}
+_AGAIN = "copy the file again, or export it again"
+
+
+def _elf_extent(data: bytes) -> tuple[int, str | None]:
+    """The bytes `data`'s ELF headers describe (the end of its furthest
+    header, segment or section), or a reason it is not a shared library for
+    this machine."""
+    if len(data) < 64 or data[:4] != b"\x7fELF":
+        return 0, "it is not a shared library (no ELF header): is it the file export wrote?"
+    if data[4] != 2:
+        return 0, "it is a 32-bit ELF file; relax_mlir exports are 64-bit libraries"
+    if data[5] not in (1, 2):
+        return 0, "its ELF header is damaged (unknown byte order)"
+    end = "<" if data[5] == 1 else ">"
+    e_type, e_machine = struct.unpack_from(end + "HH", data, 16)
+    want = _MACHINES.get(platform.machine().lower())
+    if want is not None and e_machine != want:
+        built = _MACHINE_NAMES.get(e_machine, f"ELF machine {e_machine}")
+        host = _MACHINE_NAMES.get(want, platform.machine())
+        return 0, (f"it is built for {built}, this machine is {host}: export it on (or for) "
+                   f"a {host} machine")
+    if e_type != 3:
+        kind = {1: "an object file", 2: "an executable", 4: "a core dump"}.get(
+            e_type, f"ELF type {e_type}")
+        return 0, f"it is {kind}, not a shared library"
+    phoff, shoff = struct.unpack_from(end + "QQ", data, 32)
+    phentsize, phnum, shentsize, shnum = struct.unpack_from(end + "HHHH", data, 54)
+    extent = 64
+    tables = [(phoff, phnum, phentsize, 56), (shoff, shnum, shentsize, 64)]
+    for offset, count, size, least in tables:
+        if count and size < least:
+            return 0, "its ELF header is damaged (header entry sizes)"
+        extent = max(extent, offset + count * size)
+    if extent > len(data):
+        return extent, None
+    for i in range(phnum):  # segments: (p_offset, p_filesz)
+        p_offset, _, _, p_filesz = struct.unpack_from(end + "QQQQ", data, phoff + i * phentsize + 8)
+        extent = max(extent, p_offset + p_filesz)
+    for i in range(shnum):  # sections other than SHT_NOBITS: (sh_offset, sh_size)
+        base = shoff + i * shentsize
+        if struct.unpack_from(end + "I", data, base + 4)[0] != 8:
+            extent = max(extent, sum(struct.unpack_from(end + "QQ", data, base + 24)))
+    return extent, None
+
+
+def _check_file(path: str) -> tuple[bytes, tuple[int, ...]]:
+    """The file's bytes and identity (device, inode, size, mtime), once they
+    are known to be a complete shared library for this machine (and, for an
+    export, to match its checksum); else a LoadError saying what is wrong."""
+    what = f"cannot load {path}"
+    try:
+        with open(path, "rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise LoadError(what, "it is not a regular file")
+            data = f.read()
+    except IsADirectoryError:
+        raise LoadError(what, "it is a directory; give the path of an exported library "
+                              "file") from None
+    except OSError as e:
+        raise LoadError(what, e.strerror or str(e)) from None
+    identity = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    trailer = data[-_TRAILER.size:]
+    if len(data) > _TRAILER.size and trailer.startswith(TRAILER_MAGIC):
+        _, length, digest = _TRAILER.unpack(trailer)
+        if length != len(data) - _TRAILER.size:
+            raise LoadError(what, f"it is {len(data)} bytes but was exported as "
+                                  f"{length + _TRAILER.size}: the file is damaged (an "
+                                  f"interrupted or partial copy?); {_AGAIN}")
+        if hashlib.sha256(memoryview(data)[:length]).digest() != digest:
+            raise LoadError(what, f"its contents do not match the checksum export wrote: the "
+                                  f"file is damaged; {_AGAIN}")
+        elf = data[:length]
+    else:
+        elf = data
+    extent, problem = _elf_extent(elf)
+    if problem is not None:
+        raise LoadError(what, problem)
+    if extent > len(elf):
+        raise LoadError(what, f"it is truncated: {len(elf)} bytes, but its ELF headers "
+                              f"describe {extent} (an interrupted copy?); {_AGAIN}")
+    if extent < len(elf) and elf is data and METADATA_SYMBOL.encode() in data:
+        # Other libraries may carry bytes after their ELF contents; an
+        # export's are its trailer, damaged (or cut) here.
+        raise LoadError(what, f"{len(elf) - extent} bytes follow its ELF contents that are "
+                              f"not the checksum export writes: the file is damaged "
+                              f"(truncated or appended to); {_AGAIN}")
+    return data, identity
+
+
+# Each path dlopen'ed by its name, with the identity of the file it was then;
+# and the private copies loaded for later versions of those files.
+_BY_NAME: dict[str, tuple[int, ...]] = {}
+_COPIES: dict[tuple[str, tuple[int, ...]], ctypes.CDLL] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def _open(path: str, data: bytes, identity: tuple[int, ...]) -> ctypes.CDLL:
+    """dlopen of the checked file: by its name unless that name was loaded
+    before for another file (dlopen would return that library), else through
+    a private copy of `data` (unlinked once mapped)."""
+    name = os.path.abspath(path)
+    with _OPEN_LOCK:
+        first = _BY_NAME.get(name)
+        if first is None or first == identity:
+            lib = ctypes.CDLL(name)
+            _BY_NAME[name] = identity
+            return lib
+        cached = _COPIES.get((name, identity))
+        if cached is not None:
+            return cached
+        # Next to the file (its file system allows mapping code), else in /tmp.
+        for directory in (os.path.dirname(name), None):
+            try:
+                fd, copy = tempfile.mkstemp(prefix=f".{os.path.basename(name)}.",
+                                            suffix=".so", dir=directory)
+            except OSError:
+                continue
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                lib = ctypes.CDLL(copy)
+            except OSError:
+                if directory is None:
+                    raise
+                continue
+            finally:
+                os.unlink(copy)
+            _COPIES[(name, identity)] = lib
+            return lib
+        raise OSError(f"cannot write a private copy of {name} to load it")
 
 
 # The package's modules that this loader imports: all pure Python.
@@ -119,20 +289,34 @@ class Library:
     def __init__(self, path: str) -> None:
         if not os.path.exists(path):
             raise LoadError(f"cannot load {path}", "no such file")
+        data, identity = _check_file(path)
         try:
-            lib = ctypes.CDLL(os.path.abspath(path))
+            lib = _open(path, data, identity)
         except OSError as e:
             raise LoadError(f"cannot load {path}", str(e)) from None
-        text = _read_string(lib, METADATA_SYMBOL)
-        if text is None:
-            raise LoadError(f"cannot load {path}", "it is a shared library but not one written "
-                            "by relax_mlir's Executable.export (no export metadata)")
-        metadata = json.loads(text)
-        if metadata.get("format") != FORMAT:
+        try:
+            text = _read_string(lib, METADATA_SYMBOL)
+            if text is None:
+                raise LoadError(f"cannot load {path}", "it is a shared library but not one "
+                                "written by relax_mlir's Executable.export (no export metadata)")
+            metadata = json.loads(text)
+            if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
+                found = metadata.get("format") if isinstance(metadata, dict) else None
+                raise LoadError(f"cannot load {path}",
+                                f"export format {found!r}, this loader reads format {FORMAT}: "
+                                f"export it again with this version of relax_mlir")
+            target = metadata["target"]
+            if target not in ("cpu", "cuda"):
+                raise ValueError(f"target {target!r}")
+            signatures = {
+                name: ([(str(p), spec_from_json(s)) for p, s in entry["params"]],
+                       spec_from_json(entry["result"]))
+                for name, entry in metadata["functions"].items()}
+            built_for = (_read_string(lib, TARGET_SYMBOL) or "").split(" ", 1)
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
             raise LoadError(f"cannot load {path}",
-                            f"export format {metadata.get('format')!r}, this loader reads "
-                            f"format {FORMAT}: export it again with this version of relax_mlir")
-        built_for = (_read_string(lib, TARGET_SYMBOL) or "").split(" ", 1)
+                            f"its export metadata is damaged ({type(e).__name__}: {e}); "
+                            f"{_AGAIN}") from None
         self.cpu = built_for[0]
         missing = _missing_cpu_features(built_for[1] if len(built_for) > 1 else "",
                                         _cpu_flags())
@@ -143,7 +327,7 @@ class Library:
                             f"target machine's CPU name)")
         self.path = path
         self.metadata = metadata
-        self.target: str = metadata["target"]
+        self.target: str = target
         self.chip: str | None = metadata.get("chip")
         self._lib = lib
         # Pooled result arrays (libraries exported before these symbols
@@ -170,10 +354,8 @@ class Library:
             self.cuda.require_driver()
             # The kernels were loaded when the library was (its constructor).
             self.cuda.check(f"loading the GPU kernels of {path}")
-        self._functions = {
-            name: Function(self, name, [(p, spec_from_json(s)) for p, s in entry["params"]],
-                           spec_from_json(entry["result"]))
-            for name, entry in metadata["functions"].items()}
+        self._functions = {name: Function(self, name, params, result)
+                           for name, (params, result) in signatures.items()}
 
     def __repr__(self) -> str:
         return (f"<relax_mlir.runtime.Library {self.path} ({self.target}"

@@ -480,3 +480,149 @@ def test_frontend_lowered_functions_export(tmp_path) -> None:
     want_value, want_grad = value_and_grad(w, x)
     np.testing.assert_array_equal(value, want_value)
     np.testing.assert_array_equal(grad_w, want_grad)
+
+
+# ---------------------------------------------------------------------------
+# Issue 32: loading a re-exported file, damaged files, exporting to a directory
+# ---------------------------------------------------------------------------
+
+def scale_module(k: float) -> str:
+    """`main(x) = x * k` for a 3-vector."""
+    return f"""
+func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {{
+  %c = arith.constant dense<{k:.1f}> : tensor<3xf32>
+  %r = relax.multiply %x, %c : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}}
+"""
+
+
+X3 = np.array([1.0, -2.0, 0.5], np.float32)
+
+
+def test_load_after_re_export_to_the_same_path_gets_the_new_library(tmp_path) -> None:
+    # Was the first library: dlopen hands back its handle for the same name.
+    path = tmp_path / "model.so"
+    first = rt.load(relax_mlir.export(scale_module(2), path))
+    np.testing.assert_array_equal(first.main(X3), 2 * X3)
+    relax_mlir.export(scale_module(3), path)
+    second = rt.load(path)
+    np.testing.assert_array_equal(second.main(X3), 3 * X3)
+    np.testing.assert_array_equal(rt.load(str(path)).main(X3), 3 * X3)
+    np.testing.assert_array_equal(first.main(X3), 2 * X3)  # still loaded, still the old one
+    relax_mlir.export(scale_module(5), path)
+    np.testing.assert_array_equal(rt.load(path).main(X3), 5 * X3)
+    assert os.listdir(tmp_path) == ["model.so"]  # the private copies are gone
+
+
+def reseal(data: bytes) -> bytes:
+    """An export's bytes edited after its trailer was cut off, with a new
+    trailer: what a file written by a damaged exporter would be."""
+    body = data[:-rt._TRAILER.size]
+    import hashlib
+    return body + rt._TRAILER.pack(rt.TRAILER_MAGIC, len(body), hashlib.sha256(body).digest())
+
+
+@pytest.fixture(scope="module")
+def small_export(tmp_path_factory) -> bytes:
+    path = tmp_path_factory.mktemp("small") / "small.so"
+    relax_mlir.export(scale_module(2), path)
+    return path.read_bytes()
+
+
+# Loads argv[1] in a fresh interpreter (a crash fails only its case) and says
+# what happened: LoadError, or loaded and computed right or wrong.
+DAMAGED = """
+import sys
+import numpy as np
+import relax_mlir.runtime as rt
+try:
+    lib = rt.load(sys.argv[1])
+except rt.LoadError as e:
+    print("LoadError:", str(e).replace("\\n", " "))
+else:
+    x = np.array([1.0, -2.0, 0.5], np.float32)
+    print("loaded", "right" if np.array_equal(lib.main(x), 2 * x) else "WRONG")
+"""
+
+
+def load_damaged(tmp_path, cases: dict[str, bytes]) -> dict[str, str]:
+    """Each case's bytes loaded in its own interpreter, two at a time: the
+    first line of its output, or how it died."""
+    script = tmp_path / "damaged.py"
+    script.write_text(DAMAGED)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    results: dict[str, str] = {}
+    names = list(cases)
+    for start in range(0, len(names), 2):
+        running = []
+        for name in names[start:start + 2]:
+            path = tmp_path / f"{name}.so"
+            path.write_bytes(cases[name])
+            running.append((name, subprocess.Popen(
+                [sys.executable, str(script), str(path)], env=env, text=True,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE)))
+        for name, proc in running:
+            out, err = proc.communicate(timeout=60)
+            results[name] = out.strip() if proc.returncode == 0 else \
+                f"died with {proc.returncode}: {err.strip()[-300:]}"
+    return results
+
+
+def test_truncated_exports_are_a_load_error_not_a_crash(tmp_path, small_export) -> None:
+    # Was SIGBUS inside dlopen (an interrupted copy).
+    size = len(small_export)
+    cases = {f"cut{p}": small_export[:size * p // 100] for p in range(5, 100, 5)}
+    cases["cut_trailer"] = small_export[:-20]
+    results = load_damaged(tmp_path, cases)
+    bad = {k: v for k, v in results.items()
+           if not (v.startswith("LoadError:") and ("truncated" in v or "damaged" in v))}
+    assert not bad, bad
+
+
+def test_bit_flips_in_an_export_are_a_load_error(tmp_path, small_export) -> None:
+    # The checksum export appends covers every byte: any flip is refused.
+    size = len(small_export)
+    rng = np.random.default_rng(32)
+    positions = sorted(set(rng.choice(size, 36, replace=False).tolist()) |
+                       {4, 18, 40, 60, size - 1, size - 30, size - 50})
+    cases = {}
+    for pos in positions:
+        data = bytearray(small_export)
+        data[pos] ^= 1 << int(rng.integers(8))
+        cases[f"flip{pos}"] = bytes(data)
+    results = load_damaged(tmp_path, cases)
+    bad = {k: v for k, v in results.items() if not v.startswith("LoadError:")}
+    assert not bad, bad
+
+
+def test_damaged_metadata_another_machine_and_directories_are_load_errors(
+        tmp_path, small_export) -> None:
+    # Were JSONDecodeError, UnicodeDecodeError, KeyError and, for an ELF of
+    # another architecture, "No such file or directory".
+    start = small_export.index(b'{"chip"')
+    edits = {"json": (start, b"x"), "utf8": (start + 2, b"\xff"),
+             "key": (small_export.index(b'"functions"', start) + 1, b"F")}
+    for name, (pos, byte) in edits.items():
+        data = bytearray(small_export)
+        data[pos:pos + 1] = byte
+        (tmp_path / f"{name}.so").write_bytes(reseal(bytes(data)))
+        with pytest.raises(rt.LoadError, match="export metadata is damaged"):
+            rt.load(tmp_path / f"{name}.so")
+    arm = bytearray(small_export)
+    arm[18:20] = (183).to_bytes(2, "little")  # e_machine: AArch64
+    (tmp_path / "arm.so").write_bytes(reseal(bytes(arm)))
+    with pytest.raises(rt.LoadError, match="built for AArch64, this machine is x86-64"):
+        rt.load(tmp_path / "arm.so")
+    (tmp_path / "folder.so").mkdir()
+    with pytest.raises(rt.LoadError, match="is a directory"):
+        rt.load(tmp_path / "folder.so")
+
+
+def test_export_to_a_directory_is_a_compilation_error_and_leaves_no_file(tmp_path) -> None:
+    # Was a raw IsADirectoryError, with a .partial file left behind.
+    (tmp_path / "out").mkdir()
+    with pytest.raises(relax_mlir.CompilationError, match="it is a directory; give the "
+                                                          "library's file path"):
+        relax_mlir.export(scale_module(2), tmp_path / "out")
+    assert os.listdir(tmp_path) == ["out"] and os.listdir(tmp_path / "out") == []
