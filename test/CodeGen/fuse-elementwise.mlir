@@ -126,3 +126,125 @@ func.func @prod_of_broadcast(%x: tensor<3xf32>) -> tensor<f32> {
   }
   return %r : tensor<f32>
 }
+
+// A chain of 100 elementwise ops is not fused into one body: each fusion
+// copies the producer's body, so one ever-growing body made a chain of N ops
+// cost O(N^2) to compile (20,000 ops: 585 s). Bodies stop at 64 ops
+// (kMaxFusedBodyOps, yield included), so the chain is two loops.
+// CHECK-LABEL: func.func @long_chain(
+// CHECK:         %[[FIRST:.*]] = linalg.generic
+// CHECK-COUNT-38:  math.tanh
+// CHECK-NOT:       math.tanh
+// CHECK:           linalg.yield
+// CHECK:         linalg.generic {{.*}} ins(%[[FIRST]]
+// CHECK-COUNT-62:  math.tanh
+// CHECK-NOT:       math.tanh
+// CHECK:           linalg.yield
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @long_chain(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %r = relax.dataflow -> (tensor<16xf32>) {
+    %v0 = relax.tanh %x : tensor<16xf32>
+    %v1 = relax.tanh %v0 : tensor<16xf32>
+    %v2 = relax.tanh %v1 : tensor<16xf32>
+    %v3 = relax.tanh %v2 : tensor<16xf32>
+    %v4 = relax.tanh %v3 : tensor<16xf32>
+    %v5 = relax.tanh %v4 : tensor<16xf32>
+    %v6 = relax.tanh %v5 : tensor<16xf32>
+    %v7 = relax.tanh %v6 : tensor<16xf32>
+    %v8 = relax.tanh %v7 : tensor<16xf32>
+    %v9 = relax.tanh %v8 : tensor<16xf32>
+    %v10 = relax.tanh %v9 : tensor<16xf32>
+    %v11 = relax.tanh %v10 : tensor<16xf32>
+    %v12 = relax.tanh %v11 : tensor<16xf32>
+    %v13 = relax.tanh %v12 : tensor<16xf32>
+    %v14 = relax.tanh %v13 : tensor<16xf32>
+    %v15 = relax.tanh %v14 : tensor<16xf32>
+    %v16 = relax.tanh %v15 : tensor<16xf32>
+    %v17 = relax.tanh %v16 : tensor<16xf32>
+    %v18 = relax.tanh %v17 : tensor<16xf32>
+    %v19 = relax.tanh %v18 : tensor<16xf32>
+    %v20 = relax.tanh %v19 : tensor<16xf32>
+    %v21 = relax.tanh %v20 : tensor<16xf32>
+    %v22 = relax.tanh %v21 : tensor<16xf32>
+    %v23 = relax.tanh %v22 : tensor<16xf32>
+    %v24 = relax.tanh %v23 : tensor<16xf32>
+    %v25 = relax.tanh %v24 : tensor<16xf32>
+    %v26 = relax.tanh %v25 : tensor<16xf32>
+    %v27 = relax.tanh %v26 : tensor<16xf32>
+    %v28 = relax.tanh %v27 : tensor<16xf32>
+    %v29 = relax.tanh %v28 : tensor<16xf32>
+    %v30 = relax.tanh %v29 : tensor<16xf32>
+    %v31 = relax.tanh %v30 : tensor<16xf32>
+    %v32 = relax.tanh %v31 : tensor<16xf32>
+    %v33 = relax.tanh %v32 : tensor<16xf32>
+    %v34 = relax.tanh %v33 : tensor<16xf32>
+    %v35 = relax.tanh %v34 : tensor<16xf32>
+    %v36 = relax.tanh %v35 : tensor<16xf32>
+    %v37 = relax.tanh %v36 : tensor<16xf32>
+    %v38 = relax.tanh %v37 : tensor<16xf32>
+    %v39 = relax.tanh %v38 : tensor<16xf32>
+    %v40 = relax.tanh %v39 : tensor<16xf32>
+    %v41 = relax.tanh %v40 : tensor<16xf32>
+    %v42 = relax.tanh %v41 : tensor<16xf32>
+    %v43 = relax.tanh %v42 : tensor<16xf32>
+    %v44 = relax.tanh %v43 : tensor<16xf32>
+    %v45 = relax.tanh %v44 : tensor<16xf32>
+    %v46 = relax.tanh %v45 : tensor<16xf32>
+    %v47 = relax.tanh %v46 : tensor<16xf32>
+    %v48 = relax.tanh %v47 : tensor<16xf32>
+    %v49 = relax.tanh %v48 : tensor<16xf32>
+    %v50 = relax.tanh %v49 : tensor<16xf32>
+    %v51 = relax.tanh %v50 : tensor<16xf32>
+    %v52 = relax.tanh %v51 : tensor<16xf32>
+    %v53 = relax.tanh %v52 : tensor<16xf32>
+    %v54 = relax.tanh %v53 : tensor<16xf32>
+    %v55 = relax.tanh %v54 : tensor<16xf32>
+    %v56 = relax.tanh %v55 : tensor<16xf32>
+    %v57 = relax.tanh %v56 : tensor<16xf32>
+    %v58 = relax.tanh %v57 : tensor<16xf32>
+    %v59 = relax.tanh %v58 : tensor<16xf32>
+    %v60 = relax.tanh %v59 : tensor<16xf32>
+    %v61 = relax.tanh %v60 : tensor<16xf32>
+    %v62 = relax.tanh %v61 : tensor<16xf32>
+    %v63 = relax.tanh %v62 : tensor<16xf32>
+    %v64 = relax.tanh %v63 : tensor<16xf32>
+    %v65 = relax.tanh %v64 : tensor<16xf32>
+    %v66 = relax.tanh %v65 : tensor<16xf32>
+    %v67 = relax.tanh %v66 : tensor<16xf32>
+    %v68 = relax.tanh %v67 : tensor<16xf32>
+    %v69 = relax.tanh %v68 : tensor<16xf32>
+    %v70 = relax.tanh %v69 : tensor<16xf32>
+    %v71 = relax.tanh %v70 : tensor<16xf32>
+    %v72 = relax.tanh %v71 : tensor<16xf32>
+    %v73 = relax.tanh %v72 : tensor<16xf32>
+    %v74 = relax.tanh %v73 : tensor<16xf32>
+    %v75 = relax.tanh %v74 : tensor<16xf32>
+    %v76 = relax.tanh %v75 : tensor<16xf32>
+    %v77 = relax.tanh %v76 : tensor<16xf32>
+    %v78 = relax.tanh %v77 : tensor<16xf32>
+    %v79 = relax.tanh %v78 : tensor<16xf32>
+    %v80 = relax.tanh %v79 : tensor<16xf32>
+    %v81 = relax.tanh %v80 : tensor<16xf32>
+    %v82 = relax.tanh %v81 : tensor<16xf32>
+    %v83 = relax.tanh %v82 : tensor<16xf32>
+    %v84 = relax.tanh %v83 : tensor<16xf32>
+    %v85 = relax.tanh %v84 : tensor<16xf32>
+    %v86 = relax.tanh %v85 : tensor<16xf32>
+    %v87 = relax.tanh %v86 : tensor<16xf32>
+    %v88 = relax.tanh %v87 : tensor<16xf32>
+    %v89 = relax.tanh %v88 : tensor<16xf32>
+    %v90 = relax.tanh %v89 : tensor<16xf32>
+    %v91 = relax.tanh %v90 : tensor<16xf32>
+    %v92 = relax.tanh %v91 : tensor<16xf32>
+    %v93 = relax.tanh %v92 : tensor<16xf32>
+    %v94 = relax.tanh %v93 : tensor<16xf32>
+    %v95 = relax.tanh %v94 : tensor<16xf32>
+    %v96 = relax.tanh %v95 : tensor<16xf32>
+    %v97 = relax.tanh %v96 : tensor<16xf32>
+    %v98 = relax.tanh %v97 : tensor<16xf32>
+    %v99 = relax.tanh %v98 : tensor<16xf32>
+    relax.output %v99 : tensor<16xf32>
+  }
+  return %r : tensor<16xf32>
+}

@@ -82,6 +82,19 @@ bool mlir::relax::fusionKeepsPeakMemory(OpOperand *fused) {
   return true;
 }
 
+/// Operations in a linalg op's body (0 for anything else).
+static int64_t bodySize(Operation *op) {
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+  if (!linalgOp || op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return 0;
+  return static_cast<int64_t>(op->getRegion(0).front().getOperations().size());
+}
+
+bool mlir::relax::fusionKeepsBodySmall(OpOperand *fused) {
+  return bodySize(fused->get().getDefiningOp()) + bodySize(fused->getOwner()) <=
+         kMaxFusedBodyOps;
+}
+
 namespace {
 /// The reduction combiner of `op`'s body when it is `yield combine(out, h)`
 /// with `h` computed without `out` (which nothing else reads): the combine
@@ -296,11 +309,13 @@ struct FuseElementwisePass
     // between (a shared weight's gradient) stays a chain of adds: fused into
     // one op at the end, it would hold every term until then.
     linalg::populateElementwiseOpsFusionPatterns(patterns, [](OpOperand *fused) {
-      return relax::fusionDuplicatesNoWork(fused) && relax::fusionKeepsPeakMemory(fused);
+      return relax::fusionKeepsBodySmall(fused) && relax::fusionDuplicatesNoWork(fused) &&
+             relax::fusionKeepsPeakMemory(fused);
     });
     patterns.add<DropRepeatedReductionLoops>(ctx);
     patterns.add<FuseBroadcastIntoReduction>(ctx, [](OpOperand *fused) {
-      return relax::fusionDuplicatesNoWork(fused) && relax::fusionKeepsPeakMemory(fused);
+      return relax::fusionKeepsBodySmall(fused) && relax::fusionDuplicatesNoWork(fused) &&
+             relax::fusionKeepsPeakMemory(fused);
     });
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, relax::fusionDuplicatesNoWork);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
