@@ -23,6 +23,18 @@ NB_MODULE(_site_initialize_0, m) {
       [](MlirDialectRegistry registry) { relaxMlirRegisterDialects(registry); },
       nanobind::arg("registry"), "Inserts the relax dialect into `registry`.");
   m.def(
+      "excessive_nesting",
+      [](const std::string &text) -> nanobind::object {
+        unsigned line = 0, column = 0, limit = 0;
+        if (!relaxMlirFindExcessiveNesting(mlirStringRefCreate(text.data(), text.size()), &line,
+                                           &column, &limit))
+          return nanobind::none();
+        return nanobind::make_tuple(line, column, limit);
+      },
+      nanobind::arg("text"),
+      "(line, column, limit) where `text` first nests brackets deeper than the parser "
+      "takes, or None.");
+  m.def(
       "relax_ops",
       [](MlirContext context) {
         nanobind::list ops;

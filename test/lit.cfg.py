@@ -1,6 +1,7 @@
 # lit configuration: FileCheck tests of the relax dialect, its passes and lowerings.
 import os
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -16,6 +17,7 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "python
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%relax_obj_root", config.relax_obj_root))
+config.substitutions.append(("%python", sys.executable))
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

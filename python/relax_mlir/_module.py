@@ -6,6 +6,7 @@ from typing import Union
 
 from . import ir, passmanager
 from ._boundary import TensorSpec, TupleSpec, TypeSpec
+from ._mlir_libs import _site_initialize_0
 from .dialects import func as func_d
 from .errors import InvalidIRError, RelaxMLIRError, format_mlir_error, is_verifier_error
 
@@ -17,6 +18,13 @@ def as_module(module: ModuleLike) -> ir.Module:
         return module
     if not isinstance(module, str):
         raise TypeError(f"expected an ir.Module or MLIR text, got {type(module).__name__}")
+    too_deep = _site_initialize_0.excessive_nesting(module)
+    if too_deep is not None:
+        line, column, limit = too_deep
+        raise RelaxMLIRError("could not parse the MLIR text",
+                             f"line {line}, column {column}: the text nests deeper than {limit} "
+                             f"levels (brackets of types, attributes or regions); MLIR's parser "
+                             f"recurses once per level and would overflow the stack")
     context = _current_context() or ir.Context()
     try:
         return ir.Module.parse(module, context=context)

@@ -41,6 +41,12 @@ MLIR_CAPI_EXPORTED MlirLogicalResult relaxMlirWriteObjectFile(
     MlirStringRef features, MlirStringRef metadataSymbol, MlirStringRef metadataText,
     MlirStringCallback onTarget, MlirStringCallback onError, void *userData);
 
+/// Whether `text` nests brackets deeper than the parser takes (see
+/// relax-mlir/Nesting.h): true, with the 1-based line and column where it
+/// first does and the limit, when it does.
+MLIR_CAPI_EXPORTED bool relaxMlirFindExcessiveNesting(MlirStringRef text, unsigned *line,
+                                                      unsigned *column, unsigned *limit);
+
 #ifdef __cplusplus
 }
 #endif

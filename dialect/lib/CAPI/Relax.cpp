@@ -5,6 +5,7 @@
 #include "relax-mlir/Dialect/Relax/IR/RelaxDialect.h"
 #include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
 #include "relax-mlir/InitAll.h"
+#include "relax-mlir/Nesting.h"
 #include "relax-mlir/Target/ObjectFile.h"
 
 #include "mlir/CAPI/IR.h"
@@ -20,6 +21,18 @@ void relaxMlirRegisterDialects(MlirDialectRegistry registry) {
 }
 
 void relaxMlirRegisterPasses(void) { mlir::relax::registerAllPasses(); }
+
+bool relaxMlirFindExcessiveNesting(MlirStringRef text, unsigned *line, unsigned *column,
+                                   unsigned *limit) {
+  *limit = mlir::relax::kMaxNestingDepth;
+  std::optional<mlir::relax::NestingPosition> at =
+      mlir::relax::findExcessiveNesting(llvm::StringRef(text.data, text.length));
+  if (!at)
+    return false;
+  *line = at->line;
+  *column = at->column;
+  return true;
+}
 
 void relaxMlirForEachOp(MlirContext context,
                         void (*callback)(MlirStringRef, bool, bool, void *),
