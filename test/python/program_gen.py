@@ -15,8 +15,23 @@ out-of-range, repeated or ignored indices) and numpy slices with negative
 strides and out-of-range bounds; comparisons of i1 operands; convolutions and
 poolings of NCHW values (4-d values of the pool, others reshaped to 4-d, or
 fresh ones) with strides, padding, dilation, groups, ceil_mode and
-count_include_pad. The target is a 0-d float: sums/means of the values the
-program computed, added up.
+count_include_pad, a third of them 1 wide along H or W (a window covering the
+input or a stride beyond it); matmuls with one column. The target is a 0-d
+float: sums/means of the values the program computed, added up.
+
+Views: about a third of all operands, of every op, are read through a view
+(one step, `_Generator.viewed`/`view_of`, between choosing an operand and
+the op: samplers need no change). The view has the operand's type and is a
+strided_slice (steps 1-3 and -1/-2, offsets 0-2, 1-3 axes, the two innermost
+of an NCHW value half the time: column slices, interior windows; a size-0
+slice of a non-empty axis now and then), a permute_dims, a broadcast_to
+(from size-1 dims, or fewer of them) or a take (1-d indices along an axis,
+or a 0-d index dropping one, mostly from a slice or transpose view:
+`W[:, :3][tokens]`, `x[:, ::2][i]`) of a source computed from the operand
+(tile, pad or concat of it, its transpose negated, a size-1 slice of it) or
+a new parameter/constant bigger than the view. The compiler reads these as
+strided or offset memrefs, broadcasts and gathers, which dense operands
+never exercise.
 
 Each program has one float type (f64, f32 or f16). f32 and f16 programs (checked
 forward only) also hold values of the other float types, made by astype from
@@ -40,11 +55,17 @@ ties of max/min reductions, ...), which side of its kinks its operands are on
 and their distance to the nearest one, so that the checker can tell when a
 finite difference straddles a kink.
 
-`check(program)` differentiates and compiles the program with relax_mlir, calls
-`<func>_adjoint` (and `<func>`), and compares the forward value with the
-interpreter and every gradient of f64 programs with float64 central finite
-differences. `WorkerPool` runs checks in worker subprocesses so that a native
-crash is reported with its seed; `python program_gen.py --worker` is a worker.
+`check(program)` differentiates the program with relax_mlir and compiles it at
+each of `opt_levels(seed)`: 0 (scalar loops, the reference lowering) and one
+of 1-3 (1 + seed % 3: the CPU schedule, whose vectorized loads, gathers and
+tiles views stress); for each it calls `<func>_adjoint` (and `<func>`) and
+compares the forward value with the interpreter and every gradient of f64
+programs with float64 central finite differences (computed once, for all
+levels; only the bindings that depend on the perturbed parameter are
+re-evaluated). A wrong result at any level fails the check, naming the level.
+`WorkerPool` runs checks in worker subprocesses so that a native crash is
+reported with its seed; `python program_gen.py --worker` is a worker (a
+request may name the opt levels).
 
 Adding an op: one `OpSpec` line in `OPS` (name, kind, numpy float64 reference,
 element types, domain needs, kinks), plus a sampler function when its shapes or
@@ -680,7 +701,7 @@ def _build_table() -> dict[str, OpSpec]:
         OpSpec("where", SELECT, np.where, ANY),
         OpSpec("sum", REDUCE, _reduction(np.sum), NUMERIC),
         OpSpec("mean", REDUCE, _reduction(np.mean), FLOAT),
-        OpSpec("matmul", CUSTOM, np.matmul, NUMERIC, sample=_sample_matmul),
+        OpSpec("matmul", CUSTOM, np.matmul, NUMERIC, weight=1.5, sample=_sample_matmul),
         OpSpec("permute_dims", CUSTOM, _permute_dims, ANY, exact=True, sample=_sample_permute_dims),
         OpSpec("reshape", SHAPED, np.reshape, ANY, sample=_sample_reshape),
         OpSpec("broadcast_to", SHAPED, np.broadcast_to, ANY, sample=_sample_broadcast_to),
@@ -760,7 +781,7 @@ def _build_table() -> dict[str, OpSpec]:
         OpSpec("squeeze", CUSTOM, _squeeze, ANY, exact=True, weight=0.4, sample=_sample_squeeze),
         OpSpec("flatten", CUSTOM, np.ravel, ANY, exact=True, weight=0.3, sample=_sample_any),
         OpSpec("concat", CUSTOM, _concat, ANY, exact=True, weight=0.5, sample=_sample_concat),
-        OpSpec("split", CUSTOM, _split, ANY, exact=True, weight=0.5, sample=_sample_split),
+        OpSpec("split", CUSTOM, _split, ANY, exact=True, weight=0.6, sample=_sample_split),
         OpSpec("take", CUSTOM, _take, ANY, exact=True, weight=0.6, sample=_sample_take),
         OpSpec("strided_slice", CUSTOM, _strided_slice, ANY, exact=True, weight=0.6,
                sample=_sample_strided_slice),
@@ -769,11 +790,11 @@ def _build_table() -> dict[str, OpSpec]:
         OpSpec("triu", CUSTOM, _triu, ANY, exact=True, weight=0.3, sample=_sample_triangle),
         OpSpec("tril", CUSTOM, _tril, ANY, exact=True, weight=0.3, sample=_sample_triangle),
         # Convolution and pooling (NCHW; max_pool2d: ties in a window are corners).
-        OpSpec("conv2d", CUSTOM, _conv2d, FLOAT, weight=0.4, sample=_sample_conv2d,
+        OpSpec("conv2d", CUSTOM, _conv2d, FLOAT, weight=0.9, sample=_sample_conv2d,
                terms=_conv2d_terms),
         OpSpec("max_pool2d", CUSTOM, _max_pool2d, FLOAT, corner=_max_pool2d_corner, exact=True,
-               weight=0.35, sample=_sample_pool2d),
-        OpSpec("avg_pool2d", CUSTOM, _avg_pool2d, FLOAT, weight=0.35, sample=_sample_pool2d,
+               weight=0.45, sample=_sample_pool2d),
+        OpSpec("avg_pool2d", CUSTOM, _avg_pool2d, FLOAT, weight=0.45, sample=_sample_pool2d,
                terms=_pool_terms),
     ]
     return {s.name: s for s in specs}
@@ -1009,16 +1030,28 @@ def internal_args(program: Program, args: Sequence[Any] | None = None) -> list[A
 
 def evaluate(program: Program, args: Sequence[Any] | None = None,
              jitter: np.random.Generator | None = None, ulps: float = 0.0,
-             prepared: Sequence[Any] | None = None) -> Trace:
+             prepared: Sequence[Any] | None = None,
+             reuse: tuple[Trace, frozenset[int]] | None = None) -> Trace:
     """Runs the program in float64 (each float result rounded to the program's type;
     exact for f64), recording kinks. `args` default to the program's; `prepared`
-    are arguments already in the interpreter's form."""
+    are arguments already in the interpreter's form. `reuse` (trace, bindings):
+    only those bindings are computed, the others' values and kinks are the
+    trace's (the bindings that depend on the arguments that differ from it:
+    finite differences; `scale` then counts only the computed values)."""
     if prepared is None:
         prepared = internal_args(program, args)
-    env: dict[str, Any] = {p.name: a for p, a in zip(program.params, prepared)}
+    env: dict[str, Any] = dict(reuse[0].env) if reuse is not None else {}
+    env.update({p.name: a for p, a in zip(program.params, prepared)})
+    kept: dict[int, list[Kink]] = {}
+    if reuse is not None:
+        for k in reuse[0].kinks:
+            kept.setdefault(k.binding, []).append(k)
     kinks: list[Kink] = []
     scale = 0.0
     for i, b in enumerate(program.bindings):
+        if reuse is not None and i not in reuse[1]:
+            kinks += kept.get(i, [])
+            continue
         if b.op == "constant":
             env[b.result] = b.const
             continue
@@ -1043,6 +1076,17 @@ def evaluate(program: Program, args: Sequence[Any] | None = None,
     return Trace(env, result, float(target), kinks, scale)
 
 
+def dependents(program: Program, index: int) -> frozenset[int]:
+    """The bindings whose values depend on parameter `index`."""
+    names = {program.params[index].name}
+    out = set()
+    for i, b in enumerate(program.bindings):
+        if any(o in names for o in b.operands):
+            names.add(b.result)
+            out.add(i)
+    return frozenset(out)
+
+
 def kink_distance(trace: Trace) -> float:
     """The smallest distance of an active non-smooth op to its kink (inf: none)."""
     return min((k.distance for k in trace.kinks if k.active), default=math.inf)
@@ -1063,6 +1107,7 @@ class GenConfig:
     max_param_numel: int = 32      # largest parameter
     max_params: int = 6
     int_div_zero: bool = True      # integer divisors may be 0 (x / 0 = 0)
+    view_rate: float = 0.35        # chance that an operand is read through a view
     dtype_weights: tuple[tuple[str, float], ...] = (("f64", 0.72), ("f32", 0.16), ("f16", 0.12))
 
 
@@ -1096,7 +1141,7 @@ class _Generator:
         names, weights = zip(*config.dtype_weights)
         self.dtype: str = str(self.rng.choice(names, p=np.array(weights) / sum(weights)))
         self.int_dtypes = [d for d in ("i32", "i64") if self.rng.random() < 0.6] or ["i64"]
-        self.zero_dims = self.rng.random() < 0.12
+        self.zero_dims = self.rng.random() < 0.2
         self.use_checkpoints = self.rng.random() < 0.4
         self.params: list[Param] = []
         self.args: list[Any] = []          # interpreter form
@@ -1108,6 +1153,7 @@ class _Generator:
         self.open_segments = 0
         self.max_numel = config.max_numel_f16 if self.dtype == "f16" else config.max_numel
         self.other_floats: list[str] = []  # float types besides self.dtype the pool holds
+        self.view_depth = 0                # > 0 while a view is being built (no views inside)
 
     # -- random helpers ---------------------------------------------------------
 
@@ -1167,6 +1213,13 @@ class _Generator:
              tuples: bool = False) -> Val | None:
         """A pool value satisfying `pred` (recent and unused values preferred; the
         focus value first when it fits), else a fresh value of type `fresh`."""
+        v = self.pick_pooled(pred, tuples)
+        if v is None:
+            return self.fresh(fresh) if fresh is not None else None
+        return self.viewed(v, pred)
+
+    def pick_pooled(self, pred: Callable[[Val], bool], tuples: bool = False) -> Val | None:
+        """`pick` without the view step and without a fresh value."""
         if self.focus is not None and pred(self.focus) and self.chance(0.85):
             v, self.focus = self.focus, None
             return v
@@ -1177,7 +1230,7 @@ class _Generator:
             w = [(3.0 if v.uses == 0 else 1.0) * (1.0 + 2.0 * v.order / max(1, n))
                  * (1.5 if v.active else 1.0) for v in cands]
             return self.choice(cands, w)
-        return self.fresh(fresh) if fresh is not None else None
+        return None
 
     def pick_dtype(self, spec: OpSpec) -> str:
         """An element type `spec` accepts in this program (mostly the float type;
@@ -1193,9 +1246,16 @@ class _Generator:
         no parameter reaches to other float types (see the module docstring)."""
         return not (self.dtype == "f64" and dtype in FLOATS and dtype != "f64" and v.active)
 
-    def fresh(self, t: TensorType) -> Val:
-        """A new value of type `t`: a parameter, a constant, or zeros/ones."""
-        small = t.numel <= self.cfg.max_param_numel and len(self.params) < self.cfg.max_params
+    def fresh(self, t: TensorType, view: bool = True, param_numel: int | None = None) -> Val:
+        """A new value of type `t`: a parameter, a constant, or zeros/ones; with
+        `view`, sometimes a view of type `t` of a new value (see `viewed`).
+        `param_numel`: the largest parameter (default max_param_numel)."""
+        if view and not self.view_depth and self.chance(self.cfg.view_rate):
+            w = self.view_of(t, None)
+            if w is not None:
+                return w
+        limit = self.cfg.max_param_numel if param_numel is None else param_numel
+        small = t.numel <= limit and len(self.params) < self.cfg.max_params
         if self.dtype == "f64" and t.dtype in FLOATS and t.dtype != "f64":
             small = False  # no f32/f16 parameters in f64 programs: nothing to reach them
         kind = self.choice(["param", "constant", "create"],
@@ -1208,6 +1268,38 @@ class _Generator:
         v = self.finish(spec, Call([], {}, t), check=False)
         assert v is not None
         return v
+
+    # -- views -------------------------------------------------------------------
+
+    def viewed(self, v: Val, pred: Callable[[Val], bool] = lambda v: True) -> Val:
+        """`v`, or (with probability cfg.view_rate) a value of v's type read
+        through a view: a strided_slice, permute_dims, broadcast_to or take whose
+        source is computed from v or new (see `view_of`)."""
+        if self.view_depth or not isinstance(v.type, TensorType) \
+                or not self.chance(self.cfg.view_rate):
+            return v
+        w = self.view_of(v.type, v)
+        return w if w is not None and pred(w) else v
+
+    def view_of(self, t: TensorType, v: Val | None,
+                kinds: Sequence[str] = ("slice", "transpose", "broadcast", "gather")) -> Val | None:
+        """A new value of type `t` made by a view op (one of `kinds`, see
+        VIEW_BUILDERS) of a source computed from `v` (of type t), or of a new
+        parameter/constant when v is None or now and then; None when no such view fits."""
+        weights = [VIEW_WEIGHTS[k](t) for k in kinds]
+        if not any(weights):
+            return None
+        self.view_depth += 1
+        try:
+            kind = self.choice(list(kinds), weights)
+            w = VIEW_BUILDERS[kind](self, t, v)
+            if w is None:
+                return None
+            assert w.type == t, f"view {kind}: {w.type} is not {t}"
+            self.features.add(f"view-{kind}")
+            return w
+        finally:
+            self.view_depth -= 1
 
     def add_param(self, t: Type, value: Any = None) -> Val:
         name = f"p{len(self.params)}"
@@ -1363,7 +1455,8 @@ class _Generator:
         ok, wrap = NEEDS[need]
         if ok(self, v):
             return v
-        return wrap(self, v)
+        w = self.viewed(wrap(self, v))
+        return w if ok(self, w) else wrap(self, w)
 
     def try_op(self, spec: OpSpec) -> Val | None:
         sampler = spec.sample or DEFAULT_SAMPLERS[spec.kind]
@@ -1642,6 +1735,251 @@ NEEDS: dict[str, tuple[Callable[[_Generator, Val], bool], Callable[[_Generator, 
 
 
 # ============================================================================
+# Views: any operand of any op, sometimes read through a view
+# ============================================================================
+#
+# `_Generator.pick` (every sampler's operands) and `_Generator.fresh` pass
+# their value through `viewed`/`view_of`: with probability GenConfig.view_rate
+# the op reads instead a value of the same type made by a view op, so that
+# every op meets strided, offset, transposed, broadcast and gathered operands
+# (which the compiler turns into strided memrefs, subviews and gathers) with
+# no change to its sampler. The source of the view is computed from the
+# picked value (tile, pad or concat of it, a transpose of it) or is a new
+# parameter/constant bigger than the view.
+
+
+def _view_cap(g: _Generator, t: TensorType) -> int:
+    """The most elements the source of a view of type `t` may have."""
+    return max(48, min(3 * max(t.numel, 1), 2 * g.max_numel))
+
+
+def _view_param_numel(g: _Generator) -> int:
+    """The largest parameter made as the source of a view (sliced parameters
+    are the case the views are after; constants might be folded)."""
+    return 2 * g.cfg.max_param_numel
+
+
+def _new_source(g: _Generator, t: TensorType) -> Val:
+    """A pool value of type t now and then, else a new parameter/constant (no view)."""
+    u = g.pick_pooled(_tensor(lambda s: s == t)) if g.chance(0.25) else None
+    return u or g.fresh(t, view=False, param_numel=_view_param_numel(g))
+
+
+def _slice_bounds(g: _Generator, n: int, m: int, off: int, step: int) -> tuple[int, int]:
+    """(begin, end) selecting n elements with `step` from an axis of m: for a
+    positive step the first at `off`, for a negative one the first at m - 1 - off;
+    spelled in one of numpy's equivalent ways (negative begin/end count from the
+    end, ends beyond the axis clamp)."""
+    if n == 0:
+        b = min(off, m)
+        return b, b
+    if step > 0:
+        b = off
+        e = int(g.rng.integers(b + step * (n - 1) + 1, min(b + step * n, m) + 1))
+        if e == m and g.chance(0.3):
+            e = m + int(g.rng.integers(1, 3))
+        elif e < m and g.chance(0.3):
+            e -= m
+    else:
+        b = m - 1 - off
+        e = int(g.rng.integers(max(b + step * n, -1), b + step * (n - 1)))
+        if e == -1:
+            e = -m - 1 - int(g.rng.integers(0, 2))  # before the first element
+        elif g.chance(0.3):
+            e -= m
+    if g.chance(0.3):
+        b -= m
+    return b, e
+
+
+def _slice_view(g: _Generator, t: TensorType, v: Val | None) -> Val | None:
+    """t as a strided_slice of a bigger source: on 1-3 axes (the two innermost
+    of rank >= 3 values half the time: an interior window of an NCHW image)
+    offsets 0-2 and steps 1, 2, 3, -1, -2. The source is tile(v), pad(v) or
+    concat(v, new) along the sliced axes, or new (then sometimes a non-empty
+    axis sliced to a size-0 one)."""
+    rank = t.rank
+    if rank == 0:
+        return None
+    if rank >= 3 and g.chance(0.5):
+        axes = [rank - 2, rank - 1]
+    else:
+        k = int(g.rng.integers(1, min(rank, 3) + 1))
+        axes = sorted(int(a) for a in g.rng.permutation(rank)[:k])
+    derive = v is not None and g.chance(0.75)
+    for attempt in range(4):
+        if attempt == 2:
+            axes = axes[:1]
+        steps = {a: int(g.choice([1, 2, 3, -1, -2], [2, 2, 0.5, 1.5, 1])) for a in axes}
+        offs = {a: int(g.choice([0, 1, 2], [1, 2, 1])) for a in axes}
+        if all(steps[a] == 1 and offs[a] == 0 for a in axes):
+            offs[axes[-1]] = 1
+        if attempt >= 3:
+            steps = {a: 1 for a in axes}
+        need = {a: offs[a] + abs(steps[a]) * (t.shape[a] - 1) + 1 if t.shape[a] else offs[a]
+                for a in axes}
+        extra = {a: int(g.choice([0, 1, 2], [2, 2, 1])) for a in axes}
+        src = list(t.shape)
+        how = "new"
+        if derive:
+            how = g.choice(["tile", "pad", "concat"], [2, 1.5, 1 if len(axes) == 1 else 0])
+        if how == "tile":
+            reps = [1] * rank
+            for a in axes:
+                n = t.shape[a]
+                reps[a] = -(-(need[a] + extra[a]) // n) if n else 1
+                src[a] = n * reps[a]
+        else:
+            for a in axes:
+                if how == "new" and t.shape[a] == 0 and g.chance(0.5):
+                    # An empty slice of a non-empty axis.
+                    need[a] = max(need[a], int(g.rng.integers(1, 4)))
+                src[a] = max(need[a] + extra[a], t.shape[a])
+        if int(np.prod(src)) <= _view_cap(g, t):
+            break
+    else:
+        return None
+    src_t = TensorType(tuple(src), t.dtype)
+    if how == "tile":
+        u = g.apply("tile", [v], repeats=reps)
+    elif how == "pad":
+        widths = [0] * (2 * rank)
+        for a in axes:
+            more = src[a] - t.shape[a]
+            before = int(g.rng.integers(0, more + 1))
+            widths[2 * a], widths[2 * a + 1] = before, more - before
+        u = g.apply("pad", [v], pad_width=widths)
+    elif how == "concat":
+        a = axes[0]
+        rest = list(t.shape)
+        rest[a] = src[a] - t.shape[a]
+        w = _new_source(g, TensorType(tuple(rest), t.dtype))
+        u = g.apply("concat", [v, w] if g.chance(0.5) else [w, v], axis=a)
+    else:
+        u = _new_source(g, src_t)
+    assert u.type == src_t, (how, u.type, src_t)
+    begin, end = [], []
+    for a in axes:
+        b, e = _slice_bounds(g, t.shape[a], src[a], offs[a], steps[a])
+        begin.append(b)
+        end.append(e)
+    attrs: dict[str, Any] = {"axes": [a - rank if g.chance(0.2) else a for a in axes],
+                             "begin": begin, "end": end}
+    if any(s != 1 for s in steps.values()) or g.chance(0.3):
+        attrs["strides"] = [steps[a] for a in axes]
+    if any(s != 1 for s in steps.values()):
+        g.features.add("view-step")
+    if any(s < 0 for s in steps.values()):
+        g.features.add("view-negative-step")
+    if any(t.shape[a] == 0 < src[a] for a in axes):
+        g.features.add("view-empty")
+    return g.apply("strided_slice", [u], **attrs)
+
+
+def _transpose_view(g: _Generator, t: TensorType, v: Val | None) -> Val | None:
+    """t as permute_dims of a source of the permuted shape: v transposed back
+    (and negated: computed in that layout), a pool value or a new one."""
+    rank = t.rank
+    if rank < 2:
+        return None
+    attrs: dict[str, Any] = {}
+    if g.chance(0.2):
+        perm = list(range(rank))[::-1]  # permute_dims without axes reverses them
+    else:
+        perm = list(range(rank))
+        while perm == sorted(perm):
+            perm = [int(a) for a in g.rng.permutation(rank)]
+        attrs["axes"] = [a - rank if g.chance(0.3) else a for a in perm]
+    src = [0] * rank
+    for i, p in enumerate(perm):
+        src[p] = t.shape[i]
+    src_t = TensorType(tuple(src), t.dtype)
+    if v is not None and g.chance(0.6):
+        u = g.apply("permute_dims", [v], axes=[int(a) for a in np.argsort(perm)])
+        if t.dtype != "i1" and g.chance(0.7):
+            u = g.apply("negative", [u])
+    else:
+        u = _new_source(g, src_t)
+    return g.apply("permute_dims", [u], **attrs)
+
+
+def _broadcast_view(g: _Generator, t: TensorType, v: Val | None) -> Val | None:
+    """t as broadcast_to of a source with size-1 dims where t's are not 1 (some
+    leading ones dropped): a size-1 slice of v, or a new value."""
+    rank = t.rank
+    wide = [a for a, d in enumerate(t.shape) if d != 1]
+    if rank == 0 or not wide:
+        return None
+    k = int(g.rng.integers(1, len(wide) + 1))
+    ones = sorted(int(wide[i]) for i in g.rng.permutation(len(wide))[:k])
+    src = [1 if a in ones else d for a, d in enumerate(t.shape)]
+    if v is not None and all(t.shape[a] > 0 for a in ones) and g.chance(0.6):
+        begin = [int(g.rng.integers(0, t.shape[a])) for a in ones]
+        u = g.apply("strided_slice", [v], axes=ones, begin=begin, end=[b + 1 for b in begin])
+    else:
+        lead = next((i for i, d in enumerate(src) if d != 1), rank)
+        drop = int(g.rng.integers(0, lead + 1)) if g.chance(0.5) else 0
+        u = _new_source(g, TensorType(tuple(src[drop:]), t.dtype))
+    r = g.finish(OPS["broadcast_to"], Call([u], {}, t), check=False)
+    assert r is not None
+    return r
+
+
+def _gather_view(g: _Generator, t: TensorType, v: Val | None) -> Val | None:
+    """t as take of a source (itself mostly a slice or transpose view): along
+    an axis of t with 1-d indices (a source of v's type, or a bigger new one),
+    or with a 0-d index along an axis the source has in addition."""
+    rank = t.rank
+    if rank >= 1 and g.chance(0.6):
+        a = int(g.rng.integers(0, rank))
+        n = t.shape[a]
+        if v is not None and g.chance(0.7):
+            u = g.view_of(t, v, ("slice", "transpose")) if g.chance(0.8) else None
+            u = u or v
+        else:
+            s = list(t.shape)
+            s[a] = n + int(g.choice([0, 1, 2, 3], [1, 2, 2, 1]))
+            ut = TensorType(tuple(s), t.dtype)
+            u = g.view_of(ut, None, ("slice", "transpose")) if g.chance(0.8) else None
+            u = u or _new_source(g, ut)
+        m = u.type.shape[a]
+        if n > 0 and m == 0:
+            return None
+        vals = g.rng.integers(0, max(m, 1), (n,))
+        ishape: tuple[int, ...] = (n,)
+        axis = a - rank if g.chance(0.3) else a
+    else:
+        if rank >= 5:
+            return None
+        a = int(g.rng.integers(0, rank + 1))
+        m = int(g.choice([1, 2, 3, 4], [1, 2, 2, 1]))
+        ut = TensorType(t.shape[:a] + (m,) + t.shape[a:], t.dtype)
+        u = g.view_of(ut, None, ("slice", "transpose")) if g.chance(0.8) else None
+        u = u or _new_source(g, ut)
+        vals = g.rng.integers(0, m, ())
+        ishape = ()
+        axis = a - (rank + 1) if g.chance(0.3) else a
+    vals = np.where(g.rng.random(vals.shape) < 0.2, vals - m, vals)  # negative: from the end
+    idx = g.fresh_with(TensorType(ishape, g.choice(g.int_dtypes)), vals)
+    return g.apply("take", [u, idx], axis=axis)
+
+
+VIEW_BUILDERS: dict[str, Callable[[_Generator, TensorType, Val | None], Val | None]] = {
+    "slice": _slice_view,
+    "transpose": _transpose_view,
+    "broadcast": _broadcast_view,
+    "gather": _gather_view,
+}
+# How often each kind is tried for a type (0: never fits).
+VIEW_WEIGHTS: dict[str, Callable[[TensorType], float]] = {
+    "slice": lambda t: 3.0 if t.rank else 0.0,
+    "transpose": lambda t: 1.5 if t.rank >= 2 else 0.0,
+    "broadcast": lambda t: 1.0 if any(d != 1 for d in t.shape) else 0.0,
+    "gather": lambda t: 1.0,
+}
+
+
+# ============================================================================
 # Samplers
 # ============================================================================
 
@@ -1782,7 +2120,7 @@ def _sample_matmul(g: _Generator, spec: OpSpec) -> Call | None:
         other = (k,)
     else:
         b_batch = g.partner_shape(batch)[-3:] if g.chance(0.6) else ()
-        other = tuple(b_batch) + (k, g.dim())
+        other = tuple(b_batch) + (k, 1 if g.chance(0.2) else g.dim())
 
     def fits(t: TensorType) -> bool:
         if t.dtype != dtype or t.rank == 0 or (t.shape[0] if t.rank == 1 else t.shape[-2]) != k:
@@ -2380,7 +2718,7 @@ def _nchw_operand(g: _Generator, spec: OpSpec, channels: int = 1) -> Val | None:
             shape = TensorType((n, c * channels, h, w), dtype)
             r4 = g.finish(OPS["reshape"], Call([v], {}, shape), check=False)
             assert r4 is not None
-            return r4
+            return g.viewed(r4)
     for _ in range(20):
         c = channels * int(g.choice([1, 2])) if channels > 1 else \
             int(g.choice([1, 2, 3, 4], [3, 3, 1, 1]))
@@ -2401,12 +2739,28 @@ def _window_attrs(g: _Generator, attrs: dict[str, Any], name: str, value: list[i
         attrs[name] = value
 
 
+def _narrow(size: int, before: int, after: int, k: int, stride: int,
+            dilation: int) -> tuple[int, int]:
+    """(k, stride) of a window along an axis of `size` (padding before/after)
+    whose output is 1 wide: the window covering the padded axis when that takes
+    at most 5, else a stride beyond the axis (k, stride unchanged when the
+    window does not fit)."""
+    padded = size + before + after
+    cover = (padded - 1) // dilation + 1
+    if 1 <= cover <= 5 and padded - dilation * (cover - 1) - 1 < stride:
+        return cover, stride
+    span = padded - dilation * (k - 1) - 1
+    return k, max(stride, span + 1) if span >= 0 else stride
+
+
 def _sample_conv2d(g: _Generator, spec: OpSpec) -> Call | None:
     """x (N, C, H, W) and w (O, C / groups, KH, KW) of one float type; groups a
     divisor of C (O a multiple of it); strides 1-3, dilation 1-2, padding 0-2
     (top, left, bottom, right); the result at most max_numel elements and
-    CONV_COST products."""
+    CONV_COST products; a third of the time 1 wide along H or W or both
+    (`_narrow`: a kernel covering the input or a stride beyond it)."""
     grouped = g.chance(0.35)
+    narrow = [i for i in range(2) if g.chance(0.25)]
     x = _nchw_operand(g, spec, int(g.choice([2, 3])) if grouped else 1)
     if x is None:
         return None
@@ -2422,6 +2776,9 @@ def _sample_conv2d(g: _Generator, spec: OpSpec) -> Call | None:
         dilation = [int(g.choice([1, 2], [4, 1])) for _ in range(2)]
         padding = [int(g.choice([0, 1, 2], [4, 2, 1])) for _ in range(4)] if g.chance(0.6) \
             else [0, 0, 0, 0]
+        for i in narrow:
+            k[i], strides[i] = _narrow((h, w)[i], padding[i], padding[i + 2], k[i], strides[i],
+                                       dilation[i])
         size = []
         for i, d in enumerate((h, w)):
             span = d + padding[i] + padding[i + 2] - dilation[i] * (k[i] - 1) - 1
@@ -2447,15 +2804,19 @@ def _sample_conv2d(g: _Generator, spec: OpSpec) -> Call | None:
         g.features.add("conv-padding")
     if dilation != [1, 1]:
         g.features.add("conv-dilation")
+    if 1 in size and max(h, w) > 1:
+        g.features.add("conv-1-wide")
     return Call([x, wv], attrs)
 
 
 def _sample_pool2d(g: _Generator, spec: OpSpec) -> Call | None:
     """pool_size 1-3; strides (absent: pool_size) 1-3; dilation 1-2; padding at most
     half the window (its extent with dilation); ceil_mode; for avg_pool2d
-    count_include_pad. No window without an element of x unless its mean counts
-    padding (max: -inf; avg: 0 / 0)."""
+    count_include_pad; a third of the time 1 wide along H or W or both (`_narrow`).
+    No window without an element of x unless its mean counts padding (max:
+    -inf; avg: 0 / 0)."""
     x = _nchw_operand(g, spec)
+    narrow = [i for i in range(2) if g.chance(0.25)]
     if x is None:
         return None
     h, w = x.type.shape[2:]
@@ -2466,10 +2827,17 @@ def _sample_pool2d(g: _Generator, spec: OpSpec) -> Call | None:
                                               for _ in range(2)]
         dilation = [int(g.choice([1, 2], [4, 1])) for _ in range(2)]
         extent = [dilation[i] * (pool[i] - 1) + 1 for i in range(2)]
-        padding = [int(g.rng.integers(0, extent[i % 2] // 2 + 1)) if g.chance(0.5) else 0
+        padding = [int(g.rng.integers(0, extent[i % 2] // 2 + 1)) if g.chance(0.6) else 0
                    for i in range(4)]
         ceil_mode = g.chance(0.5)
-        include = avg and g.chance(0.4)
+        include = avg and g.chance(0.5)
+        if narrow:
+            strides = strides or list(pool)
+            for i in narrow:
+                pool[i], strides[i] = _narrow((h, w)[i], padding[i], padding[i + 2], pool[i],
+                                              strides[i], dilation[i])
+            if any(2 * padding[i] > dilation[i % 2] * (pool[i % 2] - 1) + 1 for i in range(4)):
+                continue
         s = strides or pool
         rows = _window_positions(h, padding[0], padding[2], pool[0], s[0], dilation[0], ceil_mode)
         cols = _window_positions(w, padding[1], padding[3], pool[1], s[1], dilation[1], ceil_mode)
@@ -2508,6 +2876,8 @@ def _sample_pool2d(g: _Generator, spec: OpSpec) -> Call | None:
         g.features.add("pool-dilation")
     if empty:
         g.features.add("pool-padding-window")  # a window of only padding (mean 0)
+    if 1 in (rows.shape[0], cols.shape[0]) and max(h, w) > 1:
+        g.features.add("pool-1-wide")
     return Call([x], attrs)
 
 
@@ -2547,6 +2917,7 @@ class Outcome:
     status: str = "passed"       # passed | wrong | rejected | error
     message: str = ""
     dtype: str = ""
+    opt_levels: list[int] = field(default_factory=list)  # compiled at (see `opt_levels`)
     forward_skipped: bool = False
     gradient: str = "checked"    # checked | partial | skipped | forward-only | none
     grad_elements: int = 0       # gradient elements compared with finite differences
@@ -2676,6 +3047,7 @@ def finite_differences(program: Program, base: Trace, index: int, path: tuple[in
 
     x = leaf(args[index]).copy()
     patterns = [k.pattern for k in base.kinks]
+    redo = dependents(program, index)
     fd = np.zeros(x.shape)
     fd2 = np.zeros(x.shape)
     straddles = np.zeros(x.shape, bool)
@@ -2684,7 +3056,7 @@ def finite_differences(program: Program, base: Trace, index: int, path: tuple[in
         for step in (h, -h, 2 * h, -2 * h):
             xp = x.copy()
             xp[i] += step
-            tr = evaluate(program, prepared=with_leaf(xp))
+            tr = evaluate(program, prepared=with_leaf(xp), reuse=(base, redo))
             vals[step] = tr.target
             if [k.pattern for k in tr.kinks] != patterns:
                 straddles[i] = True
@@ -2693,22 +3065,66 @@ def finite_differences(program: Program, base: Trace, index: int, path: tuple[in
     return fd, fd2, straddles
 
 
-def check(program: Program, corrupt: str | None = None) -> Outcome:
-    """Differentiates, compiles and runs the program; compares with the interpreter.
+def opt_levels(seed: int) -> tuple[int, ...]:
+    """The opt levels the program of `seed` is compiled at: 0 (every op as
+    plain scalar loops, no LLVM optimization) and one of 1-3 (the CPU
+    schedule: tiles, vectorized loops and gathers), 1 + seed % 3."""
+    return (0, 1 + seed % 3)
+
+
+def check(program: Program, corrupt: str | None = None,
+          levels: Sequence[int] | None = None) -> Outcome:
+    """Differentiates the program, compiles it at each opt level of `levels`
+    (default `opt_levels(seed)`), runs it and compares with the interpreter:
+    the forward value of every level, and for f64 programs every level's
+    gradients with the same finite differences. A level that gives a wrong
+    result fails the check; the message names every level's outcome.
 
     `corrupt` ("forward" or "gradient") damages the compiled result before the
     comparison, to show that the checks catch a wrong result."""
     import relax_mlir
 
     t0 = time.time()
-    out = Outcome(program.seed, dtype=program.dtype)
+    levels = list(opt_levels(program.seed) if levels is None else levels)
+    out = Outcome(program.seed, dtype=program.dtype, opt_levels=levels)
     text = program.text()
     try:
         module = relax_mlir.gradient(text, **program.gradient_kwargs())
-        exe = relax_mlir.compile(module)
     except relax_mlir.RelaxMLIRError as e:
         out.status, out.message = "rejected", str(e)
         return out
+    base = evaluate(program)
+    out.kink_distance = kink_distance(base)
+    tols, jump_unstable, corner_unstable = forward_tolerance(program, base)
+    out.forward_skipped = jump_unstable
+    fd_cache: dict[tuple[int, tuple[int, ...]], Any] = {}
+    failed: list[str] = []
+    passed: list[str] = []
+    for n, level in enumerate(levels):
+        try:
+            exe = relax_mlir.compile(module, opt_level=level)
+        except relax_mlir.RelaxMLIRError as e:
+            out.status, out.message = "rejected", f"opt_level {level}: {e}"
+            return out
+        try:
+            _check_level(program, exe, base, tols, corner_unstable, out, fd_cache, corrupt,
+                         count=n == 0)
+            passed.append(str(level))
+        except Mismatch as e:
+            failed.append(f"opt_level {level}: {e}")
+    if failed:
+        raise Mismatch("\n".join(failed) + (f"\n(opt_level {', '.join(passed)}: passed)"
+                                             if passed else ""))
+    out.seconds = time.time() - t0
+    return out
+
+
+def _check_level(program: Program, exe: Any, base: Trace, tols: list[Any],
+                 corner_unstable: bool, out: Outcome,
+                 fd_cache: dict[tuple[int, tuple[int, ...]], Any],
+                 corrupt: str | None, count: bool) -> None:
+    """Runs one compiled program and compares its results (see `check`); `count`:
+    adds the gradient elements it compares to out's counts."""
     args = [_copy(a) for a in program.args]
     result = exe[program.func + "_adjoint"](*args)
     plain = exe[program.func](*args)
@@ -2721,14 +3137,9 @@ def check(program: Program, corrupt: str | None = None) -> Outcome:
     value, grads = result
     if corrupt == "forward":
         value = _corrupt_target(program, value)
-
-    base = evaluate(program)
-    out.kink_distance = kink_distance(base)
-    tols, jump_unstable, corner_unstable = forward_tolerance(program, base)
-    if jump_unstable:
-        out.forward_skipped = True
-    else:
+    if not out.forward_skipped:
         out.forward_margin = max(
+            out.forward_margin,
             compare_forward(program, value, base, tols, f"{program.func}_adjoint result[0]"),
             compare_forward(program, plain, base, tols, f"{program.func} result"))
 
@@ -2749,13 +3160,15 @@ def check(program: Program, corrupt: str | None = None) -> Outcome:
     elif corner_unstable:
         out.gradient = "skipped"
     else:
-        check_gradients(program, base, g_leaves, out)
-    out.seconds = time.time() - t0
-    return out
+        check_gradients(program, base, g_leaves, out, fd_cache, count)
 
 
-def check_gradients(program: Program, base: Trace, g_leaves: list[GradLeaf], out: Outcome) -> None:
-    """Every gradient element against float64 central differences of the interpreter.
+def check_gradients(program: Program, base: Trace, g_leaves: list[GradLeaf], out: Outcome,
+                    fd_cache: dict[tuple[int, tuple[int, ...]], Any] | None = None,
+                    count: bool = True) -> None:
+    """Every gradient element against float64 central differences of the
+    interpreter (kept in `fd_cache` for the next opt level; `count`: add the
+    compared and skipped elements to out's counts).
 
     Tolerance: |g - fd| <= 1e-8 + 1e-6 |fd| + 64 eps scale / h + 10 |fd(h) - fd(2h)|.
     The last term is the finite difference's own truncation error as measured by
@@ -2765,16 +3178,20 @@ def check_gradients(program: Program, base: Trace, g_leaves: list[GradLeaf], out
     soak programs the largest |g - fd| was below 1/25 of this tolerance; a wrong
     gradient rule errs by O(|g|), far above it."""
     eps = EPS["f64"]
+    fd_cache = {} if fd_cache is None else fd_cache
     for p, path, g in g_leaves:
-        fd, fd2, straddles = finite_differences(program, base, p, path, FD_STEP)
+        if (p, path) not in fd_cache:
+            fd_cache[p, path] = finite_differences(program, base, p, path, FD_STEP)
+        fd, fd2, straddles = fd_cache[p, path]
         tol = (1e-8 + 1e-6 * np.abs(fd) + 64 * eps * max(1.0, base.scale) / FD_STEP
                + 10 * np.abs(fd - fd2))
         ok = (np.abs(g - fd) <= tol) | straddles
         if np.any(~straddles):
             ratio = (np.abs(g - fd) / tol)[~straddles]
             out.grad_margin = max(out.grad_margin, float(np.max(ratio)))
-        out.grad_elements += int(np.sum(~straddles))
-        out.grad_skipped += int(np.sum(straddles))
+        if count:
+            out.grad_elements += int(np.sum(~straddles))
+            out.grad_skipped += int(np.sum(straddles))
         if not np.all(ok):
             i = tuple(int(j) for j in np.unravel_index(int(np.argmax(~ok)), g.shape))
             name = program.params[p].name + "".join(f"[{j}]" for j in path)
@@ -2811,11 +3228,12 @@ def _corrupt_gradient(g_leaves: list[GradLeaf]) -> list[GradLeaf]:
     return out
 
 
-def run_seed(seed: int, config: GenConfig = GenConfig(),
-             corrupt: str | None = None) -> dict[str, Any]:
+def run_seed(seed: int, config: GenConfig = GenConfig(), corrupt: str | None = None,
+             levels: Sequence[int] | None = None) -> dict[str, Any]:
     """Generates and checks one program; a JSON-able record (status and details).
     `corrupt`: "forward"/"gradient" (see `check`), or "crash" (the process kills
-    itself with SIGSEGV, as native code would: for testing `WorkerPool`)."""
+    itself with SIGSEGV, as native code would: for testing `WorkerPool`).
+    `levels`: the opt levels to compile at (default `opt_levels(seed)`)."""
     if corrupt == "crash":
         import signal
         os.kill(os.getpid(), signal.SIGSEGV)
@@ -2824,19 +3242,23 @@ def run_seed(seed: int, config: GenConfig = GenConfig(),
     except Exception:
         return Outcome(seed, status="error",
                        message="generator failed:\n" + traceback.format_exc()).record()
+    levels = list(opt_levels(seed) if levels is None else levels)
     try:
-        return check(program, corrupt).record()
+        return check(program, corrupt, levels).record()
     except Mismatch as e:
-        return Outcome(seed, status="wrong", dtype=program.dtype, message=str(e)).record()
+        return Outcome(seed, status="wrong", dtype=program.dtype, opt_levels=levels,
+                       message=str(e)).record()
     except Exception:
-        return Outcome(seed, status="error", dtype=program.dtype,
+        return Outcome(seed, status="error", dtype=program.dtype, opt_levels=levels,
                        message=traceback.format_exc()).record()
 
 
 def describe(record: dict[str, Any], config: GenConfig = GenConfig()) -> str:
     """A failure report: seed, status, message, the program text and its arguments."""
     seed = record["seed"]
-    lines = [f"seed {seed}: {record['status']}", record.get("message", "")]
+    levels = record.get("opt_levels") or list(opt_levels(seed))
+    lines = [f"seed {seed}: {record['status']} (opt_level {', '.join(map(str, levels))})",
+             record.get("message", "")]
     try:
         program = generate(seed, config)
         lines += [f"gradient(func={program.func!r}, require_grads={program.require_grads!r}, "
@@ -2949,7 +3371,8 @@ class WorkerPool:
 
 
 def _worker_main(argv: list[str]) -> None:
-    """Reads JSON requests {"seed", "corrupt"?} from stdin, writes JSON records."""
+    """Reads JSON requests {"seed", "corrupt"?, "opt_levels"?} from stdin, writes
+    JSON records."""
     import argparse
     parser = argparse.ArgumentParser()
     parser.add_argument("--worker", action="store_true")
@@ -2962,7 +3385,7 @@ def _worker_main(argv: list[str]) -> None:
     for line in sys.stdin:
         req = json.loads(line)
         print(f"--- seed {req['seed']}", file=sys.stderr, flush=True)
-        rec = run_seed(int(req["seed"]), config, req.get("corrupt"))
+        rec = run_seed(int(req["seed"]), config, req.get("corrupt"), req.get("opt_levels"))
         proto.write(json.dumps(rec) + "\n")
 
 
