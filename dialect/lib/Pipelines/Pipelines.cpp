@@ -177,6 +177,9 @@ void addBufferizedStage(OpPassManager &pm) {
 void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
   bool schedule = options.optLevel > 0;
   bool threads = schedule && options.numThreads > 1;
+  // LLVM takes time superlinear in a function's size: large functions are
+  // split into functions of bounded size.
+  pm.addPass(createOutlineSegmentsPass());
   if (schedule)
     pm.addNestedPass<func::FuncOp>(createCPULowerVectorsPass());
   if (threads)
