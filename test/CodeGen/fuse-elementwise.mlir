@@ -248,3 +248,18 @@ func.func @long_chain(%x: tensor<16xf32>) -> tensor<16xf32> {
   }
   return %r : tensor<16xf32>
 }
+
+// The repeats of relax.tile are read through `mod` maps, which bound no loop:
+// its sum is left as it is (dropping the repeats gave an op whose loop
+// ranges nothing determined: "invalid indexing maps are non-invertible").
+// CHECK-LABEL: func.func @sum_of_tile(
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<6x2xf64>)
+// CHECK:         linalg.generic {{.*}} ins(%[[T]] : tensor<6x2xf64>)
+func.func @sum_of_tile(%x: tensor<2x1xf64>) -> tensor<f64> {
+  %r = relax.dataflow -> (tensor<f64>) {
+    %t = relax.tile %x {repeats = array<i64: 3, 2>} : tensor<2x1xf64> -> tensor<6x2xf64>
+    %s = relax.sum %t : tensor<6x2xf64> -> tensor<f64>
+    relax.output %s : tensor<f64>
+  }
+  return %r : tensor<f64>
+}

@@ -316,3 +316,43 @@ def test_long_contraction_accuracy_in_cache_blocks() -> None:
     got = relax_mlir.jit(lambda a, b: a @ b)(a, b)
     rel = float(np.abs(got - want).max() / np.abs(want).max())
     assert rel < 2e-6, f"relative error {rel:.3g}"
+
+
+# ---------------------------------------------------------------------------
+# Single elements of stepped views, and repeats (found by the random programs
+# fed through views)
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("opt_level", OPT_LEVELS)
+def test_single_elements_of_stepped_views(opt_level: int) -> None:
+    # Failed to compile at opt_level >= 1 ("LLVM Translation failed ...
+    # unrealized_conversion_cast"): a 0-d read of a strided view.
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal(8)
+    m = rng.standard_normal((2, 4))
+    f = relax_mlir.jit(lambda x, m: (
+        rnp.broadcast_to(x[1:6:2][0:1], (2,)),
+        rnp.broadcast_to(x[2::2][2:3], (3,)),
+        rnp.take(x[1:6:2], np.zeros(2, np.int64), axis=0),
+        nn.layer_norm(m, x[1:5:2], x[0:4:2][::-1], axes=0)), opt_level=opt_level)
+    a, b, c, d = f(x, m)
+    assert_close(a, np.broadcast_to(x[1:6:2][0:1], (2,)), "x[1:6:2][0:1] broadcast")
+    assert_close(b, np.broadcast_to(x[2::2][2:3], (3,)), "x[2::2][2:3] broadcast")
+    assert_close(c, x[1:6:2][[0, 0]], "take(x[1:6:2], [0, 0])")
+    mean, var = m.mean(axis=0), m.var(axis=0)
+    want = (m - mean) / np.sqrt(var + 1e-5) * x[1:5:2][:, None] + x[0:4:2][::-1][:, None]
+    assert_close(d, want, "layer_norm over axis 0 with gamma x[1:5:2]")
+
+
+@pytest.mark.parametrize("opt_level", OPT_LEVELS)
+@pytest.mark.parametrize("shape,reps", [((2, 1), (3, 2)), ((5,), (1, 2)), ((1, 2), (2, 2))])
+def test_reductions_of_tiles(shape: tuple, reps: tuple, opt_level: int) -> None:
+    # Failed to compile at every opt level ("invalid indexing maps are
+    # non-invertible: (d0) -> (d0 mod 2, 0)"): the repeated-terms rewrite of
+    # a reduction took relax.tile's gather for a broadcast.
+    x = np.arange(1.0, 1.0 + np.prod(shape)).reshape(shape)
+    f = relax_mlir.jit(lambda x: (rnp.sum(rnp.tile(x, reps)), rnp.max(rnp.tile(x, reps), axis=0)),
+                       opt_level=opt_level)
+    s, mx = f(x)
+    assert_close(s, np.tile(x, reps).sum(), f"sum(tile(x {shape}, {reps}))")
+    assert_close(mx, np.tile(x, reps).max(axis=0), f"max(tile(x {shape}, {reps}), 0)")

@@ -1633,6 +1633,38 @@ static void addressGathersByStrides(func::FuncOp func) {
   }
 }
 
+/// A 0-d transfer from or to a buffer (one element of a strided view, read
+/// to be broadcast) as memref.load/store, which take any strides: upstream
+/// lowers transfers to vector.load/store only from unit-stride buffers, and
+/// this one stayed and failed LLVM translation.
+struct ZeroDTransferRead : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    if (read.getVectorType().getRank() != 0 || !isa<MemRefType>(read.getBase().getType()) ||
+        read.getMask())
+      return failure();
+    Value element = memref::LoadOp::create(rewriter, read.getLoc(), read.getBase(),
+                                           read.getIndices());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, read.getVectorType(), element);
+    return success();
+  }
+};
+struct ZeroDTransferWrite : OpRewritePattern<vector::TransferWriteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferWriteOp write,
+                                PatternRewriter &rewriter) const override {
+    if (write.getVectorType().getRank() != 0 || !isa<MemRefType>(write.getBase().getType()) ||
+        write.getMask())
+      return failure();
+    Value element = vector::ExtractOp::create(rewriter, write.getLoc(), write.getVector(),
+                                              ArrayRef<int64_t>{});
+    rewriter.replaceOpWithNewOp<memref::StoreOp>(write, element, write.getBase(),
+                                                 write.getIndices());
+    return success();
+  }
+};
+
 struct CPULowerVectorsPass : relax::impl::CPULowerVectorsPassBase<CPULowerVectorsPass> {
   using CPULowerVectorsPassBase::CPULowerVectorsPassBase;
 
@@ -1671,6 +1703,7 @@ struct CPULowerVectorsPass : relax::impl::CPULowerVectorsPassBase<CPULowerVector
         })) ||
         failed(apply([](RewritePatternSet &p) {
           vector::populateVectorTransferLoweringPatterns(p, /*maxTransferRank=*/1);
+          p.add<ZeroDTransferRead, ZeroDTransferWrite>(p.getContext());
           vector::populateVectorTransposeLoweringPatterns(
               p, vector::VectorTransposeLowering::Shuffle16x16);
           vector::populateVectorShapeCastLoweringPatterns(p);

@@ -155,7 +155,11 @@ static llvm::SmallBitVector repeatedReductionLoops(linalg::GenericOp op) {
 static FailureOr<linalg::GenericOp> dropRepeatedReductionLoops(RewriterBase &rewriter,
                                                                 linalg::GenericOp op) {
   std::optional<Combiner> combiner = reductionCombiner(op);
-  if (!combiner || !op.hasPureTensorSemantics())
+  // (Loop ranges must stay computable from the operands: a gather's map,
+  // `d0 mod 2` of relax.tile, bounds nothing.)
+  if (!combiner || !op.hasPureTensorSemantics() ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
     return failure();
   llvm::SmallBitVector free = repeatedReductionLoops(op);
   if (free.none())
@@ -258,6 +262,9 @@ struct FuseBroadcastIntoReduction : OpRewritePattern<linalg::GenericOp> {
         continue;
       // Only a broadcast: some loop of the producer that no input indexes.
       llvm::SmallBitVector indexed(producer.getNumLoops());
+      if (!llvm::all_of(producer.getIndexingMapsArray(),
+                        [](AffineMap map) { return map.isProjectedPermutation(); }))
+        continue; // (a gather: relax.tile's `d0 mod 2`)
       for (OpOperand *input : producer.getDpsInputOperands())
         for (unsigned d = 0; d < producer.getNumLoops(); ++d)
           if (producer.getMatchingIndexingMap(input).isFunctionOfDim(d))

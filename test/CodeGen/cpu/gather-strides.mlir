@@ -40,3 +40,21 @@ func.func @contiguous(%w: memref<10x3xf32>, %idx: vector<4xindex>,
       : memref<10x3xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
   return %g : vector<4xf32>
 }
+
+// One element of a strided view, read to be broadcast: a 0-d transfer, which
+// upstream lowers to vector.load only from unit-stride buffers (it stayed and
+// failed LLVM translation: x[1:6:2][0:1] broadcast to 2, found by the random
+// programs through views). It becomes a memref.load.
+// CHECK-LABEL: func.func @element_of_strided_view(
+// CHECK-SAME:    %[[V:.*]]: memref<3xf64, strided<[2], offset: 1>>
+// CHECK-NOT:     vector.transfer_read
+// CHECK:         %[[E:.*]] = memref.load %[[V]][%c0]
+// CHECK:         vector.broadcast %[[E]] : f64 to vector<2xf64>
+func.func @element_of_strided_view(%v: memref<3xf64, strided<[2], offset: 1>>, %out: memref<2xf64>) {
+  %c0 = arith.constant 0 : index
+  %p = ub.poison : f64
+  %e = vector.transfer_read %v[%c0], %p : memref<3xf64, strided<[2], offset: 1>>, vector<f64>
+  %b = vector.broadcast %e : vector<f64> to vector<2xf64>
+  vector.transfer_write %b, %out[%c0] {in_bounds = [true]} : vector<2xf64>, memref<2xf64>
+  return
+}
