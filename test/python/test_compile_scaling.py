@@ -4,7 +4,7 @@ A chain of 20,000 elementwise ops took 585 s through `jit` (JAX: 4.2 s): each
 elementwise fusion copied the whole fused body so far (quadratic), and LLVM
 compiled the result as one function, in time superlinear in its size. Fused
 bodies now stop at 64 ops and large functions are split into functions of
-about 1,000 operations (`relax-outline-segments`). These tests check the
+about 250 operations (`relax-outline-segments`). These tests check the
 structure and the numbers, not the time (the curve is measured by hand and
 reported in the issue's note).
 """

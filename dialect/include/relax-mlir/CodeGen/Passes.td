@@ -161,10 +161,11 @@ def CPUThreadBuffersPass : Pass<"relax-cpu-thread-buffers", "::mlir::func::FuncO
 def OutlineSegmentsPass : Pass<"relax-outline-segments", "::mlir::ModuleOp"> {
   let summary = "Split a large function into functions of bounded size";
   let description = [{
-    LLVM's code generation takes time superlinear in a function's size: the
-    JIT of a 4,000-op elementwise chain (one function) took 5.5 s and of a
-    20,000-op chain 300 s (JAX: 4.2 s, which compiles each fusion as a
-    function of its own). A function of at least `min-ops` operations is cut
+    LLVM's code generation takes time superlinear in a function's size (its
+    DAG combiner is quadratic in a basic block's stores): the JIT of a
+    4,000-op elementwise chain (one function) took 5.5 s and of a 20,000-op
+    chain 300 s, the gradient of a sum over 300 parameters 32 s (JAX
+    compiles each fusion as a function of its own). A function of at least `min-ops` operations is cut
     into segments of consecutive top-level ops of about `segment-ops`
     operations each (an op is never split: a loop nest stays whole); each
     segment moves into a private function (`<name>_part<k>`, `noinline`, so
@@ -175,9 +176,9 @@ def OutlineSegmentsPass : Pass<"relax-outline-segments", "::mlir::ModuleOp"> {
     on buffers, before the lowering to loops and LLVM.
   }];
   let options = [
-    Option<"minOps", "min-ops", "int64_t", /*default=*/"4000",
+    Option<"minOps", "min-ops", "int64_t", /*default=*/"2000",
            "Functions with fewer operations than this are left whole">,
-    Option<"segmentOps", "segment-ops", "int64_t", /*default=*/"1000",
+    Option<"segmentOps", "segment-ops", "int64_t", /*default=*/"250",
            "Operations per segment (at least; a segment ends after the op that reaches it)">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
