@@ -30,6 +30,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 
@@ -185,6 +186,10 @@ struct StridedRowRead {
   unsigned rowIndex;
   RowBase base;
   int64_t lb, ub;
+  /// The loop over the reduction's blocks around `loop` when the row is
+  /// `block + iv` (a long reduction summed in blocks, see relax-cpu-tile):
+  /// the rows are then [lb, ub) of all blocks together.
+  scf::ForOp blocks = nullptr;
 
   /// Whether `other` reads the same rows of the same buffer.
   bool sameRows(StridedRowRead &other) {
@@ -235,6 +240,35 @@ static void stridedRowReads(scf::ForOp loop, int64_t minRowBytes,
     std::optional<RowBase> base = rowBase(read.getIndices()[*rowIndex], loop);
     if (!base)
       continue;
+    // `block + iv` with `block` the induction variable of the loop right
+    // around, which steps by this loop's trip from 0 (equal blocks): the
+    // rows of every block, numbered from the blocks' start.
+    auto blocks = dyn_cast<scf::ForOp>(loop->getParentOp());
+    std::optional<int64_t> blocksLb, blocksUb, blocksStep;
+    if (blocks) {
+      blocksLb = getConstantIntValue(blocks.getLowerBound());
+      blocksUb = getConstantIntValue(blocks.getUpperBound());
+      blocksStep = getConstantIntValue(blocks.getStep());
+    }
+    llvm::SmallBitVector used(base->operands.size());
+    for (auto [i, operand] : llvm::enumerate(base->operands))
+      used[i] = operand == (blocks ? blocks.getInductionVar() : Value());
+    if (blocks && blocksLb && blocksUb && blocksStep && *lb == 0 && *ub == *blocksStep &&
+        (*blocksUb - *blocksLb) % *blocksStep == 0 && used.count() == 1 &&
+        base->map.getNumResults() == 1) {
+      unsigned at = used.find_first();
+      MLIRContext *ctx = loop.getContext();
+      AffineExpr blockExpr = at < base->map.getNumDims()
+                                 ? getAffineDimExpr(at, ctx)
+                                 : getAffineSymbolExpr(at - base->map.getNumDims(), ctx);
+      if (base->map.getResult(0) == blockExpr) {
+        RowBase whole{AffineMap::get(0, 0, getAffineConstantExpr(0, ctx)), {}};
+        StridedRowRead r{read, loop, *rowIndex, std::move(whole), *blocksLb, *blocksUb};
+        r.blocks = blocks;
+        found.push_back(std::move(r));
+        continue;
+      }
+    }
     found.push_back({read, loop, *rowIndex, std::move(*base), *lb, *ub});
   }
 }
@@ -271,8 +305,9 @@ void mlir::relax::packStridedPanels(func::FuncOp func, int64_t maxBytes, int64_t
     return point;
   };
   // Tile loops run per panel: the trips of the loops between them.
-  auto runs = [](scf::ForOp loop, Operation *point) {
+  auto runs = [](StridedRowRead &r, Operation *point) {
     int64_t n = 1;
+    Operation *loop = r.blocks ? r.blocks.getOperation() : r.loop.getOperation();
     for (Operation *op = loop->getParentOp(); op && op != point->getParentOp();
          op = op->getParentOp())
       if (auto outer = dyn_cast<scf::ForOp>(op))
@@ -311,7 +346,7 @@ void mlir::relax::packStridedPanels(func::FuncOp func, int64_t maxBytes, int64_t
       if (last->isBeforeInBlock(point))
         last = point;
       group.push_back(j);
-      uses += runs(reads[j].loop, point);
+      uses += runs(reads[j], point);
     }
     // (Every value the rows depend on must be there before the first.)
     StridedRowRead &r = reads[i];
@@ -417,6 +452,8 @@ void mlir::relax::packStridedPanels(func::FuncOp func, int64_t maxBytes, int64_t
       StridedRowRead &use = reads[j];
       OpBuilder at(use.read);
       Value k = use.loop.getInductionVar();
+      if (use.blocks)
+        k = arith::AddIOp::create(at, loc, use.blocks.getInductionVar(), k);
       if (use.lb != 0)
         k = arith::SubIOp::create(at, loc, k, arith::ConstantIndexOp::create(at, loc, use.lb));
       Value pzero = arith::ConstantIndexOp::create(at, loc, 0);

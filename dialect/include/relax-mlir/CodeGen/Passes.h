@@ -90,7 +90,10 @@ bool fusionKeepsBodySmall(OpOperand *fused);
 /// consumer, so the producer's operands live until there. True when that
 /// holds no more bytes than the producer's result did, or when no op between
 /// the two computes a tensor (nothing is held longer than before).
-bool fusionKeepsPeakMemory(OpOperand *fused);
+/// `isBefore(a, b)` orders two ops of one block (Operation::isBeforeInBlock
+/// when not given; see FuseElementwisePass for a cheaper one).
+bool fusionKeepsPeakMemory(
+    OpOperand *fused, llvm::function_ref<bool(Operation *, Operation *)> isBefore = nullptr);
 
 /// `buffer`'s root allocation (through views) and every view of that root.
 llvm::SmallPtrSet<Value, 8> bufferAliases(Value buffer);
