@@ -10,3 +10,8 @@
 // RUN: %memcheck relax-opt %S/../GPU/block-reductions.mlir --split-input-file --pass-pipeline="builtin.module(func.func(relax-gpu-block-reductions))" -o /dev/null
 // RUN: %memcheck relax-opt %S/../CodeGen/cpu/tile.mlir --relax-cpu-tile=vector-bits=512 -o /dev/null
 // RUN: %memcheck relax-opt %S/../CodeGen/cpu/tile.mlir "--relax-cpu-tile=vector-bits=512 num-threads=2" -o /dev/null
+// The elementwise fusion (its op-order listener, the repeated-loop rewrite),
+// the segment outlining and the strided-gather addressing (issue 32).
+// RUN: %memcheck relax-opt %S/../CodeGen/fuse-elementwise.mlir --convert-relax-to-linalg --canonicalize --relax-fuse-elementwise -o /dev/null
+// RUN: %memcheck relax-opt %S/../CodeGen/outline-segments.mlir "--relax-outline-segments=min-ops=6 segment-ops=4" -o /dev/null
+// RUN: %memcheck relax-opt %S/../CodeGen/cpu/gather-strides.mlir --relax-cpu-lower-vectors -o /dev/null
