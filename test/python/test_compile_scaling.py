@@ -53,3 +53,12 @@ def test_small_programs_stay_one_function() -> None:
     x = np.ones(16)
     llvm = relax_mlir.jit(lambda x: rnp.sum(chain(TRACED, 100, x))).lower(x).as_text("llvm")
     assert "_part" not in llvm
+
+
+def test_llvm_functions_carry_no_relax_attributes() -> None:
+    # The translation to LLVM IR warned about each `relax.name` parameter
+    # attribute, printing the whole function into each warning: the JIT of a
+    # 500-parameter function spent 5.2 s in that (0.07 s without).
+    xs = [np.ones(4) * i for i in range(3)]
+    llvm = relax_mlir.jit(lambda *ps: sum(rnp.sum(p) for p in ps)).lower(*xs).as_text("llvm")
+    assert "relax." not in llvm

@@ -121,6 +121,37 @@ struct VerifyCombiningKindsPass
   }
 };
 
+/// Drops the relax dialect's argument and result attributes (`relax.name`)
+/// from LLVM functions. LLVM IR has no place for them: the translation warns
+/// about each one, printing the whole function into the diagnostic, so a
+/// function of P parameters cost O(P) prints of itself (the JIT of a 500-
+/// parameter function spent 88% of its engine setup there).
+struct DropRelaxArgAttrsPass
+    : PassWrapper<DropRelaxArgAttrsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DropRelaxArgAttrsPass)
+  StringRef getArgument() const final { return "relax-drop-arg-attrs"; }
+  StringRef getDescription() const final {
+    return "Drop relax.* argument and result attributes of LLVM functions";
+  }
+  void runOnOperation() final {
+    getOperation().walk([](LLVM::LLVMFuncOp fn) {
+      auto strip = [](DictionaryAttr attrs) -> DictionaryAttr {
+        if (!attrs)
+          return attrs;
+        SmallVector<NamedAttribute> kept;
+        for (NamedAttribute attr : attrs)
+          if (!attr.getName().strref().starts_with("relax."))
+            kept.push_back(attr);
+        return DictionaryAttr::get(attrs.getContext(), kept);
+      };
+      for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+        fn.setArgAttrs(i, strip(fn.getArgAttrDict(i)));
+      for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
+        fn.setResultAttrs(i, strip(fn.getResultAttrDict(i)));
+    });
+  }
+};
+
 /// relax to linalg on tensors, elementwise ops fused.
 void addLinalgStage(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
@@ -225,6 +256,7 @@ void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(std::make_unique<DropRelaxArgAttrsPass>());
 }
 } // namespace
 
@@ -347,6 +379,7 @@ void mlir::relax::buildRelaxToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(std::make_unique<DropRelaxArgAttrsPass>());
 }
 
 void mlir::relax::buildRelaxToGPUKernelsPipeline(OpPassManager &pm) { addGPUKernelStage(pm); }
