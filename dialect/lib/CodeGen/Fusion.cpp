@@ -165,8 +165,7 @@ static FailureOr<linalg::GenericOp> dropRepeatedReductionLoops(RewriterBase &rew
   // (Loop ranges must stay computable from the operands: a gather's map,
   // `d0 mod 2` of relax.tile, bounds nothing.)
   if (!combiner || !op.hasPureTensorSemantics() ||
-      !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+      !cast<linalg::LinalgOp>(op.getOperation()).hasOnlyProjectedPermutations())
     return failure();
   llvm::SmallBitVector free = repeatedReductionLoops(op);
   if (free.none())
@@ -269,8 +268,7 @@ struct FuseBroadcastIntoReduction : OpRewritePattern<linalg::GenericOp> {
         continue;
       // Only a broadcast: some loop of the producer that no input indexes.
       llvm::SmallBitVector indexed(producer.getNumLoops());
-      if (!llvm::all_of(producer.getIndexingMapsArray(),
-                        [](AffineMap map) { return map.isProjectedPermutation(); }))
+      if (!cast<linalg::LinalgOp>(producer.getOperation()).hasOnlyProjectedPermutations())
         continue; // (a gather: relax.tile's `d0 mod 2`)
       for (OpOperand *input : producer.getDpsInputOperands())
         for (unsigned d = 0; d < producer.getNumLoops(); ++d)
