@@ -66,19 +66,11 @@ void outline(Operation *first, Operation *last, func::FuncOp parent, int64_t par
   // the rest are arguments. What later ops read of theirs: results.
   llvm::SetVector<Value> captured, produced;
   for (Operation *op : ops) {
-    for (Value operand : op->getOperands())
-      if (!operand.getDefiningOp() || !inside.contains(operand.getDefiningOp()))
-        captured.insert(operand);
-    for (Region &region : op->getRegions())
-      region.walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands()) {
-          Operation *def = operand.getDefiningOp();
-          Region *home = def ? def->getParentRegion() : operand.getParentRegion();
-          if (!op->isProperAncestor(home->getParentOp()) && home->getParentOp() != op &&
-              !(def && inside.contains(def)))
-            captured.insert(operand);
-        }
-      });
+    llvm::SetVector<Value> read(op->getOperands().begin(), op->getOperands().end());
+    getUsedValuesDefinedAbove(op->getRegions(), read);
+    for (Value v : read)
+      if (!v.getDefiningOp() || !inside.contains(v.getDefiningOp()))
+        captured.insert(v);
     for (Value result : op->getResults())
       if (llvm::any_of(result.getUsers(), [&](Operation *user) { return !isInside(user); }))
         produced.insert(result);
