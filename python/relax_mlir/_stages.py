@@ -37,10 +37,12 @@ def check_stage(stage: str, allowed: Sequence[str] = STAGES) -> str:
 
 def pipeline(opt_level: int = 3, num_threads: int = 1, from_stage: str = "relax",
              to_stage: str = "llvm", pooled_alloc: bool = True) -> str:
-    """The `relax-to-llvm` pipeline text between two stages."""
+    """The `relax-to-llvm` pipeline text between two stages. Only the C
+    interfaces (`_mlir_ciface_<name>`, what the JIT and exported libraries
+    call) stay external: LLVM inlines each function into its wrapper."""
     return (f"builtin.module(relax-to-llvm{{opt-level={opt_level} num-threads={num_threads} "
-            f"pooled-alloc={'true' if pooled_alloc else 'false'} from-stage={from_stage} "
-            f"to-stage={to_stage}}})")
+            f"pooled-alloc={'true' if pooled_alloc else 'false'} c-interface-only=true "
+            f"from-stage={from_stage} to-stage={to_stage}}})")
 
 
 GPU_FORMATS = ("isa", "bin", "fatbin")

@@ -51,6 +51,13 @@ struct RelaxToLLVMOptions : public PassPipelineOptions<RelaxToLLVMOptions> {
                      "free} instead of malloc/free (relax_mlir.compile provides a caching "
                      "pool)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> cInterfaceOnly{
+      *this, "c-interface-only",
+      llvm::cl::desc("Only the C interfaces (_mlir_ciface_<name>) stay callable from outside "
+                     "the module: the public functions they wrap get internal linkage, so "
+                     "LLVM inlines each into its wrapper (what relax_mlir's JIT and exported "
+                     "libraries call; an mlir-runner entry point needs the default, false)"),
+      llvm::cl::init(false)};
   PassOptions::Option<LoweringStage> fromStage{
       *this, "from-stage",
       llvm::cl::desc("The stage the input is at (its passes and the earlier ones are "
