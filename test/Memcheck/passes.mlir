@@ -14,7 +14,7 @@
 // the segment outlining and the strided-gather addressing (issue 32).
 // RUN: %memcheck relax-opt %S/../CodeGen/fuse-elementwise.mlir --convert-relax-to-linalg --canonicalize --relax-fuse-elementwise -o /dev/null
 // RUN: %memcheck relax-opt %S/../CodeGen/outline-segments.mlir "--relax-outline-segments=min-ops=6 segment-ops=4" -o /dev/null
-// RUN: %memcheck relax-opt %S/../CodeGen/cpu/gather-strides.mlir --relax-cpu-lower-vectors -o /dev/null
+// RUN: %memcheck relax-opt %S/../CodeGen/cpu/gather-strides.mlir --relax-address-strided-gathers -o /dev/null
 // The linear dealloc split and the linkage and C-interface inlining at the
 // end of relax-to-llvm (issue 32).
 // RUN: %memcheck relax-opt %S/../CodeGen/split-deallocs.mlir --relax-split-deallocs -o /dev/null

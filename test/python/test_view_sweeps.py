@@ -236,6 +236,26 @@ def test_gathers_from_views(view: str, opt_level: int) -> None:
     assert_close(got_cols, np.take(v, cols, axis=1).astype(np.float64), f"take(a{view}, cols, 1)")
 
 
+@pytest.mark.parametrize("opt_level", OPT_LEVELS)
+def test_column_of_row_strided_slice(opt_level: int) -> None:
+    # Soak seed 33004: take(x[1::2, 1:2], 0, axis=1) of a 16x3 matrix is a
+    # gather of the consecutive positions 0..7 of an 8x1 view with row stride
+    # 6; the canonicalizer folded it into a load of 8 consecutive elements
+    # (the sum was that of x.flat[4:12], 8.919 instead of 7.485).
+    rng = np.random.default_rng(33004)
+    x = rng.uniform(0.2, 2.0, (16, 3)).astype(np.float32)
+    p = rng.standard_normal(8).astype(np.float32)
+
+    def f(x, p):
+        column = rnp.take(x[1::2, 1:2], 0, axis=1)
+        return rnp.sum(column), rnp.mean(column * p)
+
+    got_sum, got_mean = relax_mlir.jit(f, opt_level=opt_level)(x, p)
+    column = x.astype(np.float64)[1::2, 1]
+    assert_close(got_sum, np.sum(column), "sum of the column")
+    assert_close(got_mean, np.mean(column * p), "mean of column * p")
+
+
 def test_embedding_loss_from_a_column_slice() -> None:
     # The reproducer: an embedding-style loss over the first 3 columns.
     rng = np.random.default_rng(4)

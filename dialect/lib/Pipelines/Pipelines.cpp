@@ -275,6 +275,9 @@ void addBufferizedStage(OpPassManager &pm) {
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // Before any canonicalization reads a gather's row-major positions as
+  // memory offsets.
+  pm.addNestedPass<func::FuncOp>(createAddressStridedGathersPass());
   // A tiled op's result is an scf.for yielding its in-place buffer: folding
   // those iter_args exposes the alloc itself, which buffer-results-to-out-params
   // then replaces by the caller's buffer instead of copying into it.

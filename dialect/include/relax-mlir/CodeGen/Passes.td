@@ -184,6 +184,26 @@ def OutlineSegmentsPass : Pass<"relax-outline-segments", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def AddressStridedGathersPass : Pass<"relax-address-strided-gathers", "::mlir::func::FuncOp"> {
+  let summary = "Address gathers from strided views through the views' strides";
+  let description = [{
+    Runs right after bufferization. The linalg vectorizer builds a
+    `vector.gather` from a tensor with each lane's position in the tensor's
+    row-major order; once the tensor is a strided memref (a subview), that
+    position means nothing in memory: upstream's LLVM lowering adds it to
+    the base address as if the rows were contiguous (`W[:, :3][tokens]` read
+    the wrong columns; a 1-wide convolution of a sliced image the wrong
+    pixels), refuses an innermost stride other than 1, and the
+    canonicalizer folds a gather of consecutive positions into a contiguous
+    `vector.load` (a column of a row-strided slice read a run of the rows
+    instead). Each such gather becomes one from a 1-D unit-stride view of the
+    whole buffer, the positions delinearized by the view's sizes and
+    recombined with its strides and offset.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def SplitDeallocsPass : Pass<"relax-split-deallocs", "::mlir::func::FuncOp"> {
   let summary = "Free distinct allocations with deallocs of their own, in linear time";
   let description = [{
