@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Generic, TypeVar, Union
 
 import numpy as np
 
@@ -65,6 +65,43 @@ def spec_from_json(data: Any) -> TypeSpec:
     if "tuple" in data:
         return TupleSpec(tuple(spec_from_json(f) for f in data["tuple"]))
     return TensorSpec(tuple(int(d) for d in data["shape"]), str(data["element"]))
+
+
+F = TypeVar("F")
+
+
+class FunctionTable(Generic[F]):
+    """The public functions of a compiled module or a loaded library, by
+    name: `table["name"]`, `table.name`, `"name" in table`, and
+    `function_names`. Subclasses fill `_functions` and may say what a missing
+    name's error adds (`_missing`)."""
+
+    _functions: dict[str, F]
+
+    def _missing(self, name: str) -> str:
+        return f"no public function '{name}'; compiled: {', '.join(self.function_names)}"
+
+    def _lookup(self, name: str, error: type) -> F:
+        try:
+            return self._functions[name]
+        except KeyError:
+            raise error(self._missing(name)) from None
+
+    def __getitem__(self, name: str) -> F:
+        return self._lookup(name, KeyError)
+
+    def __getattr__(self, name: str) -> F:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._lookup(name, AttributeError)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._functions
+
+    @property
+    def function_names(self) -> list[str]:
+        """The functions' names, sorted."""
+        return sorted(self._functions)
 
 
 class CallBoundary:

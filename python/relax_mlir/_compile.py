@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _libs, ir
-from ._boundary import CallBoundary, TensorSpec, TypeSpec, itemsize, leaf_specs
+from ._boundary import CallBoundary, FunctionTable, TensorSpec, TypeSpec, itemsize, leaf_specs
 from ._mlir_libs import _relax_runtime
 from ._mlir_libs._mlirExecutionEngine import ExecutionEngine
 from ._module import ModuleLike, as_module, clone_module, functions, parameter_names, type_spec
@@ -100,7 +100,7 @@ class Function(CallBoundary):
         return self._result_value(outputs)
 
 
-class Executable:
+class Executable(FunctionTable["Function"]):
     """Compiled public functions of a module: `exe["name"](...)` or `exe.name(...)`.
 
     `target`, `chip` (CUDA), `opt_level` and `num_threads` are `compile`'s;
@@ -152,29 +152,6 @@ class Executable:
         return export_library(self.llvm_module, signatures, os.fspath(path), target=self.target,
                               chip=self.chip, opt_level=self.opt_level,
                               num_threads=self.num_threads, cpu=cpu)
-
-    def _lookup(self, name: str, error: type) -> Function:
-        try:
-            return self._functions[name]
-        except KeyError:
-            raise error(f"no public function '{name}'; compiled: "
-                        f"{', '.join(sorted(self._functions))}") from None
-
-    def __getitem__(self, name: str) -> Function:
-        return self._lookup(name, KeyError)
-
-    def __getattr__(self, name: str) -> Function:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return self._lookup(name, AttributeError)
-
-    def __contains__(self, name: str) -> bool:
-        return name in self._functions
-
-    @property
-    def function_names(self) -> list[str]:
-        """The compiled public functions' names, sorted."""
-        return sorted(self._functions)
 
 
 def _public_specs(module: ir.Module) -> dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec,

@@ -24,7 +24,7 @@ def gradient(
     module: ModuleLike,
     func: str = "main",
     require_grads: Sequence[int | str] | None = None,
-    target_index: int = 0,
+    target_index: int | None = None,
 ) -> ir.Module:
     """Differentiates `func` and returns a new module that also holds `<func>_adjoint`.
 
@@ -33,7 +33,9 @@ def gradient(
     `require_grads` order. `require_grads` lists parameter indices or names (the
     `relax.name` argument attributes); when omitted, every float parameter is
     differentiated. `target_index` picks the field of a tuple result that is
-    the (0-d float) target. A function body written without a `relax.dataflow`
+    the (0-d float) target. Left out (None), they are the function's own
+    `relax.require_grads` / `relax.target_index` attributes when it has them
+    (every float parameter and 0 otherwise). A function body written without a `relax.dataflow`
     block is first gathered into one. The input module is left unchanged.
 
     Raises `ValueError`/`TypeError` for bad arguments and `GradientError` (with
@@ -42,8 +44,10 @@ def gradient(
     module = as_module(module)
     if not isinstance(func, str) or not func.replace("_", "a").isalnum():
         raise ValueError(f"func must be a function name such as 'main', got {func!r}")
-    target_index = _as_index(target_index, "target_index")
     fn = require_function(module, func)
+    if target_index is None:
+        target_index = _target_index_attribute(fn, func)
+    target_index = _as_index(target_index, "target_index")
     _check_target_index(fn, func, target_index)
     options = [f"func={func}", f"target-index={target_index}"]
     if require_grads is not None:
@@ -76,6 +80,18 @@ def _as_index(value: object, what: str, expected: str = "an integer") -> int:
         except TypeError:
             pass
     raise TypeError(f"{what} must be {expected}, got {value!r} ({type(value).__name__})")
+
+
+def _target_index_attribute(fn: Any, func: str) -> int:
+    """The function's `relax.target_index`, 0 when it has none."""
+    if "relax.target_index" not in fn.attributes:
+        return 0
+    attr = fn.attributes["relax.target_index"]
+    try:
+        return int(ir.IntegerAttr(attr).value)
+    except ValueError:
+        raise ValueError(f"'{func}' has relax.target_index = {attr}; it must be an integer "
+                         f"attribute such as `relax.target_index = 1`") from None
 
 
 def _check_target_index(fn: Any, func: str, target_index: int) -> None:

@@ -108,7 +108,7 @@ def _write(module: ir.Module, path: str) -> None:
 
 
 def lower(module: ModuleLike, stage: str = "llvm", *, func: str | None = None,
-          require_grads: Sequence[int | str] | None = None, target_index: int = 0,
+          require_grads: Sequence[int | str] | None = None, target_index: int | None = None,
           opt_level: int = 3, num_threads: int = 1, target: str = "cpu", chip: str = "sm_90",
           gpu_format: str = "isa") -> ir.Module:
     """A copy of `module` (left unchanged) lowered to `stage`.

@@ -31,7 +31,14 @@ from typing import Any
 
 import numpy as np
 
-from ._boundary import NUMPY_DTYPES, CallBoundary, TypeSpec, leaf_specs, spec_from_json
+from ._boundary import (
+    NUMPY_DTYPES,
+    CallBoundary,
+    FunctionTable,
+    TypeSpec,
+    leaf_specs,
+    spec_from_json,
+)
 from ._cuda import CUDAError, CudaRuntime, DeviceArray, call_on_device
 from .errors import RelaxMLIRError
 
@@ -282,7 +289,7 @@ def _missing_cpu_features(features: str, flags: list[str] | None) -> list[str]:
     return [f for f in needed if f in _X86_FLAGS and _X86_FLAGS[f] not in have]
 
 
-class Library:
+class Library(FunctionTable["Function"]):
     """A loaded export: its functions by name (`lib["name"]`, `lib.name`),
     `target` ("cpu" or "cuda"), `chip`, and `metadata` (what export wrote)."""
 
@@ -361,28 +368,8 @@ class Library:
         return (f"<relax_mlir.runtime.Library {self.path} ({self.target}"
                 f"{', ' + self.chip if self.chip else ''}): {', '.join(self.function_names)}>")
 
-    def _lookup(self, name: str, error: type) -> Function:
-        try:
-            return self._functions[name]
-        except KeyError:
-            raise error(f"no function '{name}' in {self.path}; it has: "
-                        f"{', '.join(self.function_names)}") from None
-
-    def __getitem__(self, name: str) -> Function:
-        return self._lookup(name, KeyError)
-
-    def __getattr__(self, name: str) -> Function:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return self._lookup(name, AttributeError)
-
-    def __contains__(self, name: str) -> bool:
-        return name in self._functions
-
-    @property
-    def function_names(self) -> list[str]:
-        """The library's functions' names, sorted."""
-        return sorted(self._functions)
+    def _missing(self, name: str) -> str:
+        return f"no function '{name}' in {self.path}; it has: {', '.join(self.function_names)}"
 
     def to_device(self, array: Any) -> DeviceArray:
         """A copy of `array` (numpy, or anything np.asarray takes) in GPU

@@ -370,6 +370,37 @@ def test_gradient_accepts_text() -> None:
     assert sorted(function_names(result)) == ["main", "main_adjoint"]
 
 
+ATTRIBUTED = """
+func.func @main(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tuple<tensor<f32>, tensor<f32>>
+    attributes {relax.target_index = 1 : i64, relax.require_grads = array<i64: 1>} {
+  %s = relax.sum %x : tensor<3xf32> -> tensor<f32>
+  %p = relax.multiply %x, %y : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  %t = relax.sum %p : tensor<3xf32> -> tensor<f32>
+  %r = relax.tuple(%s, %t : tensor<f32>, tensor<f32>)
+  return %r : tuple<tensor<f32>, tensor<f32>>
+}
+"""
+
+
+def test_gradient_takes_target_and_parameters_from_function_attributes() -> None:
+    x = np.array([1.0, 2.0, 3.0], np.float32)
+    y = np.array([4.0, 5.0, 6.0], np.float32)
+    # relax.target_index = 1 (sum(x * y)), relax.require_grads = [1] (y): x.
+    exe = relax_mlir.compile(relax_mlir.gradient(ATTRIBUTED))
+    _, (grad_y,) = exe.main_adjoint(x, y)
+    np.testing.assert_array_equal(grad_y, x)
+    # Arguments given override them: sum(x) by x, then sum(x * y) by x (y).
+    _, (grad_x,) = relax_mlir.compile(relax_mlir.gradient(
+        ATTRIBUTED, require_grads=[0], target_index=0)).main_adjoint(x, y)
+    np.testing.assert_array_equal(grad_x, np.ones(3, np.float32))
+    _, (grad_x,) = relax_mlir.compile(relax_mlir.gradient(
+        ATTRIBUTED, require_grads=[0])).main_adjoint(x, y)
+    np.testing.assert_array_equal(grad_x, y)
+    with pytest.raises(ValueError, match="relax.target_index = \"one\"; it must be an integer"):
+        relax_mlir.gradient(ATTRIBUTED.replace("relax.target_index = 1 : i64",
+                                               'relax.target_index = "one"'))
+
+
 def test_gradient_of_another_function() -> None:
     text = MLP_LAYER64.replace("@main", "@loss")
     exe = relax_mlir.compile(relax_mlir.gradient(text, func="loss"))

@@ -278,6 +278,10 @@ private:
   DenseSet<unsigned> materialized;
 };
 
+/// The function attributes that stand in for the options.
+constexpr llvm::StringLiteral kTargetIndexAttrName = "relax.target_index";
+constexpr llvm::StringLiteral kRequireGradsAttrName = "relax.require_grads";
+
 struct GradientPass : relax::impl::GradientPassBase<GradientPass> {
   using Base::Base;
   void runOnOperation() final;
@@ -288,14 +292,38 @@ private:
   /// op it followed) so that a later failure can put it back.
   LogicalResult differentiateFunction(ModuleOp module, StringRef funcName,
                                       SmallVectorImpl<std::pair<Operation *, Operation *>> &replaced);
-  LogicalResult checkOptions(func::FuncOp func, Type &targetType, SmallVector<int64_t> &params);
-  LogicalResult differentiate(func::FuncOp adjoint, Type targetType, ArrayRef<int64_t> params);
+  /// The target (its type and field index) and the parameters to
+  /// differentiate, from the options or the function's attributes.
+  LogicalResult checkOptions(func::FuncOp func, Type &targetType, int64_t &targetIndex,
+                             SmallVector<int64_t> &params);
+  LogicalResult differentiate(func::FuncOp adjoint, Type targetType, int64_t targetIndex,
+                              ArrayRef<int64_t> params);
 };
 
 LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
-                                         SmallVector<int64_t> &params) {
-  // The option object itself would stream as a character.
-  int64_t targetIndex = this->targetIndex;
+                                         int64_t &targetIndex, SmallVector<int64_t> &params) {
+  // The function's `relax.target_index` and `relax.require_grads` stand in
+  // for the options a run leaves out (one run over a file of cases).
+  // (The option object itself would stream as a character.)
+  targetIndex = this->targetIndex;
+  if (Attribute attr = func->getAttr(kTargetIndexAttrName); attr && !this->targetIndex.hasValue()) {
+    auto index = dyn_cast<IntegerAttr>(attr);
+    if (!index)
+      return func.emitError(kTargetIndexAttrName)
+             << " must be an integer attribute (`relax.target_index = 1`), got " << attr;
+    targetIndex = index.getInt();
+  }
+  SmallVector<int64_t> requireGrads(this->requireGrads.begin(), this->requireGrads.end());
+  if (Attribute attr = func->getAttr(kRequireGradsAttrName);
+      attr && !this->requireGrads.hasValue()) {
+    auto indices = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!indices || indices.empty())
+      return func.emitError(kRequireGradsAttrName)
+             << " must be a non-empty array of parameter indices "
+                "(`relax.require_grads = array<i64: 0, 2>`), got "
+             << attr;
+    requireGrads.assign(indices.asArrayRef().begin(), indices.asArrayRef().end());
+  }
   ArrayRef<Type> results = func.getFunctionType().getResults();
   if (results.size() != 1)
     return func.emitError("cannot differentiate '@")
@@ -356,7 +384,7 @@ LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
 }
 
 LogicalResult GradientPass::differentiate(func::FuncOp adjoint, Type targetType,
-                                          ArrayRef<int64_t> params) {
+                                          int64_t targetIndex, ArrayRef<int64_t> params) {
   StringRef original = adjoint.getSymName().drop_back(StringRef("_adjoint").size());
   if (failed(inlineCalls(adjoint, original)))
     return failure();
@@ -554,15 +582,18 @@ LogicalResult GradientPass::differentiateFunction(
     return existing->emitError("cannot create '@")
            << adjointName << "': the module already has a symbol of that name";
   Type targetType;
+  int64_t targetIndex = 0;
   SmallVector<int64_t> params;
-  if (failed(checkOptions(func, targetType, params)))
+  if (failed(checkOptions(func, targetType, targetIndex, params)))
     return failure();
 
   // Work on a clone; nothing is left behind if differentiation fails.
   auto adjoint = cast<func::FuncOp>(func->clone());
   adjoint.setSymName(adjointName);
+  adjoint->removeAttr(kTargetIndexAttrName);
+  adjoint->removeAttr(kRequireGradsAttrName);
   module.getBody()->getOperations().insertAfter(Block::iterator(func), adjoint);
-  if (failed(differentiate(adjoint, targetType, params))) {
+  if (failed(differentiate(adjoint, targetType, targetIndex, params))) {
     adjoint.erase();
     return failure();
   }

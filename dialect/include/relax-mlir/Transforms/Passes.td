@@ -41,6 +41,12 @@ def GradientPass : Pass<"gradient", "::mlir::ModuleOp"> {
       return %r : ...
     }
     ```
+    A function may carry its own `relax.require_grads = array<i64: ...>`
+    and `relax.target_index = N`: they apply when the run leaves the option
+    out (an option given applies to every function), so one run checks a
+    file of functions with different targets. The adjoint does not carry
+    them.
+
     Errors (unknown function, bad target, bad `require-grads`, no or several
     binding blocks, ops without a gradient rule) are diagnostics at the
     offending op or function; the pass then fails and adds nothing.
