@@ -11,16 +11,12 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/Transforms/InlinerInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/IR/SymbolTable.h"
-#include "mlir/Transforms/Inliner.h"
-#include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -33,214 +29,6 @@ using namespace mlir;
 using namespace mlir::relax;
 
 namespace {
-/// Fixes the calling convention of public functions before bufferization: their
-/// arguments are read-only (relax values are immutable, so callers' buffers are
-/// never written) and they get a C interface (`_mlir_ciface_<name>`).
-struct PrepareEntryPointsPass
-    : PassWrapper<PrepareEntryPointsPass, OperationPass<ModuleOp>> {
-  /// A tensor returned in two result positions (a gradient may fold to a value
-  /// the function already returns) gets a copy for each repeat, so that every
-  /// result has a buffer of its own (buffer-results-to-out-params needs that).
-  static void returnDistinctTensors(func::FuncOp func) {
-    func.walk([](func::ReturnOp ret) {
-      OpBuilder b(ret);
-      llvm::SmallPtrSet<Value, 8> seen;
-      for (OpOperand &operand : ret->getOpOperands()) {
-        Value v = operand.get();
-        auto type = dyn_cast<RankedTensorType>(v.getType());
-        if (!type || seen.insert(v).second)
-          continue;
-        Value init = tensor::EmptyOp::create(b, ret.getLoc(), type.getShape(),
-                                             type.getElementType());
-        operand.set(linalg::CopyOp::create(b, ret.getLoc(), v, init).getResult(0));
-      }
-    });
-  }
-
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrepareEntryPointsPass)
-  StringRef getArgument() const final { return "relax-prepare-entry-points"; }
-  void getDependentDialects(DialectRegistry &registry) const final {
-    registry.insert<linalg::LinalgDialect, tensor::TensorDialect,
-                    bufferization::BufferizationDialect, LLVM::LLVMDialect>();
-  }
-  void runOnOperation() final {
-    OpBuilder b(&getContext());
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      returnDistinctTensors(func);
-      if (!func.isPublic())
-        continue;
-      func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
-      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-        if (isa<TensorType>(func.getArgument(i).getType()))
-          func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
-                          b.getBoolAttr(false));
-    }
-  }
-};
-} // namespace
-
-namespace {
-/// Rejects vector multi-reductions whose combining kind does not apply to
-/// their element type (`vector.multi_reduction <maximumf>` over i32),
-/// which upstream's verifiers accept and the LLVM lowering turns into invalid
-/// IR: the input of a lowering pipeline gets a diagnostic at the op instead.
-struct VerifyCombiningKindsPass
-    : PassWrapper<VerifyCombiningKindsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(VerifyCombiningKindsPass)
-  StringRef getArgument() const final { return "relax-verify-combining-kinds"; }
-  StringRef getDescription() const final {
-    return "Reject vector.multi_reduction ops whose combining kind does not apply to their "
-           "element type";
-  }
-
-  static LogicalResult check(Operation *op, vector::CombiningKind kind, Type type) {
-    Type element = getElementTypeOrSelf(type);
-    using K = vector::CombiningKind;
-    bool isFloatKind = kind == K::MAXIMUMF || kind == K::MINIMUMF || kind == K::MAXNUMF ||
-                       kind == K::MINNUMF;
-    bool isIntKind = kind == K::MINUI || kind == K::MINSI || kind == K::MAXUI ||
-                     kind == K::MAXSI || kind == K::AND || kind == K::OR || kind == K::XOR;
-    if (isFloatKind && !isa<FloatType>(element))
-      return op->emitOpError() << "combining kind '" << vector::stringifyCombiningKind(kind)
-                               << "' needs a floating-point element type, got " << element;
-    if (isIntKind && !element.isIntOrIndex())
-      return op->emitOpError() << "combining kind '" << vector::stringifyCombiningKind(kind)
-                               << "' needs an integer element type, got " << element;
-    return success();
-  }
-
-  void runOnOperation() final {
-    WalkResult result = getOperation().walk([](Operation *op) {
-      LogicalResult checked = success();
-      // (vector.reduction and vector.contract verify this themselves.)
-      if (auto reduction = dyn_cast<vector::MultiDimReductionOp>(op))
-        checked = check(op, reduction.getKind(), reduction.getSourceVectorType());
-      return failed(checked) ? WalkResult::interrupt() : WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      signalPassFailure();
-  }
-};
-
-/// Drops the relax dialect's argument and result attributes (`relax.name`)
-/// from LLVM functions. LLVM IR has no place for them: the translation warns
-/// about each one, printing the whole function into the diagnostic, so a
-/// function of P parameters cost O(P) prints of itself (the JIT of a 500-
-/// parameter function spent 88% of its engine setup there).
-struct DropRelaxArgAttrsPass
-    : PassWrapper<DropRelaxArgAttrsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DropRelaxArgAttrsPass)
-  StringRef getArgument() const final { return "relax-drop-arg-attrs"; }
-  StringRef getDescription() const final {
-    return "Drop relax.* argument and result attributes of LLVM functions";
-  }
-  void runOnOperation() final {
-    getOperation().walk([](LLVM::LLVMFuncOp fn) {
-      auto strip = [](DictionaryAttr attrs) -> DictionaryAttr {
-        if (!attrs)
-          return attrs;
-        SmallVector<NamedAttribute> kept;
-        for (NamedAttribute attr : attrs)
-          if (!attr.getName().strref().starts_with("relax."))
-            kept.push_back(attr);
-        return DictionaryAttr::get(attrs.getContext(), kept);
-      };
-      for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
-        fn.setArgAttrs(i, strip(fn.getArgAttrDict(i)));
-      for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
-        fn.setResultAttrs(i, strip(fn.getResultAttrDict(i)));
-    });
-  }
-};
-
-/// Gives functions that nothing outside the module calls internal LLVM
-/// linkage (the func-to-llvm conversion makes every function external,
-/// private ones included). External functions are compiled as they stand,
-/// with every argument passed by the C calling convention (a function of
-/// P memref parameters takes 5P scalars, most of them on the stack), and the
-/// JIT adds an argument-packing wrapper around each; internal ones LLVM may
-/// inline, specialize or drop. The outlined parts of a 500-parameter gradient
-/// took 8.3 s of JIT code generation as external functions, 1.6 s as internal
-/// ones. With `cInterfaceOnly`, a public function with a C interface is
-/// internal too: its `_mlir_ciface_` wrapper is its only entry point.
-struct InternalLinkagePass
-    : PassWrapper<InternalLinkagePass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(InternalLinkagePass)
-  InternalLinkagePass() = default;
-  InternalLinkagePass(const InternalLinkagePass &other) : PassWrapper(other) {}
-  explicit InternalLinkagePass(bool cInterfaceOnly) { this->cInterfaceOnly = cInterfaceOnly; }
-  StringRef getArgument() const final { return "relax-internal-linkage"; }
-  StringRef getDescription() const final {
-    return "Give private func.func definitions (and, with c-interface-only, the public "
-           "functions a C interface wraps) internal LLVM linkage";
-  }
-  void getDependentDialects(DialectRegistry &registry) const final {
-    registry.insert<LLVM::LLVMDialect>();
-  }
-  Option<bool> cInterfaceOnly{
-      *this, "c-interface-only",
-      llvm::cl::desc("Public functions with llvm.emit_c_interface become internal too"),
-      llvm::cl::init(false)};
-
-  void runOnOperation() final {
-    auto internal = LLVM::LinkageAttr::get(&getContext(), LLVM::Linkage::Internal);
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal() || func->hasAttr("llvm.linkage"))
-        continue;
-      bool wrapped = func->hasAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName());
-      if (func.isPrivate() || (cInterfaceOnly && func.isPublic() && wrapped))
-        func->setAttr("llvm.linkage", internal);
-    }
-  }
-};
-
-/// Inlines each public function into its C interface (`_mlir_ciface_<name>`,
-/// its only caller once `InternalLinkagePass` ran with c-interface-only).
-/// The wrapper otherwise calls the function with every memref descriptor
-/// field as a scalar argument: 5,003 arguments for a gradient of 1,000
-/// parameters, and LLVM's CalledValuePropagation, which revisits a call for
-/// each of its arguments that changes, spent 8.2 s of 10 s of -O3 on that one
-/// call (its inliner runs only later).
-struct InlineIntoCInterfacesPass
-    : PassWrapper<InlineIntoCInterfacesPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(InlineIntoCInterfacesPass)
-  StringRef getArgument() const final { return "relax-inline-into-c-interfaces"; }
-  StringRef getDescription() const final {
-    return "Inline internal functions into the C interfaces that are their only callers";
-  }
-  void getDependentDialects(DialectRegistry &registry) const final {
-    registry.insert<LLVM::LLVMDialect>();
-    LLVM::registerInlinerInterface(registry);
-  }
-  void runOnOperation() final {
-    ModuleOp module = getOperation();
-    SymbolTableCollection tables;
-    SymbolUserMap users(tables, module);
-    InlinerInterface interface(&getContext());
-    InlinerConfig config;
-    for (auto wrapper : llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>())) {
-      StringRef name = wrapper.getName();
-      if (!name.consume_front("_mlir_ciface_") || wrapper.isExternal())
-        continue;
-      auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
-      if (!callee || callee.isExternal() || callee.getLinkage() != LLVM::Linkage::Internal)
-        continue;
-      ArrayRef<Operation *> uses = users.getUsers(callee);
-      auto call = uses.size() == 1 ? dyn_cast<LLVM::CallOp>(uses.front()) : nullptr;
-      if (!call || call->getParentOfType<LLVM::LLVMFuncOp>() != wrapper)
-        continue;
-      if (failed(inlineCall(interface, config.getCloneCallback(), call,
-                            cast<CallableOpInterface>(callee.getOperation()),
-                            &callee.getBody(), /*shouldCloneInlinedRegion=*/false)))
-        continue;
-      call.erase();
-      callee.erase();
-    }
-  }
-};
-
 /// relax to linalg on tensors, elementwise ops fused.
 void addLinalgStage(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
@@ -268,7 +56,7 @@ void addVectorStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
 /// Bufferization: results as out-parameters, temporaries freed after last use.
 void addBufferizedStage(OpPassManager &pm) {
   // After the schedule: its canonicalizations would fold a copy away again.
-  pm.addPass(std::make_unique<PrepareEntryPointsPass>());
+  pm.addPass(createPrepareEntryPointsPass());
 
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
@@ -314,8 +102,13 @@ void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
   // LLVM takes time superlinear in a function's size: large functions are
   // split into functions of bounded size.
   pm.addPass(createOutlineSegmentsPass());
-  if (schedule)
+  if (schedule) {
+    pm.addNestedPass<func::FuncOp>(createCPUHoistTransfersPass());
+    pm.addNestedPass<func::FuncOp>(createCPUPackPanelsPass());
+    pm.addNestedPass<func::FuncOp>(createCPUPrefetchPass());
+    pm.addNestedPass<func::FuncOp>(createCPUStreamStoresPass());
     pm.addNestedPass<func::FuncOp>(createCPULowerVectorsPass());
+  }
   if (threads)
     pm.addNestedPass<func::FuncOp>(createCPUParallelizePass());
   pm.addPass(createConvertLinalgToLoopsPass());
@@ -355,21 +148,21 @@ void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
   pm.addPass(createUBToLLVMConversionPass());
   if (threads)
     pm.addPass(createConvertOpenMPToLLVMPass());
-  pm.addPass(std::make_unique<InternalLinkagePass>(options.cInterfaceOnly));
+  pm.addPass(createInternalLinkagePass(InternalLinkagePassOptions{options.cInterfaceOnly}));
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   if (options.cInterfaceOnly)
-    pm.addPass(std::make_unique<InlineIntoCInterfacesPass>());
+    pm.addPass(createInlineIntoCInterfacesPass());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(std::make_unique<DropRelaxArgAttrsPass>());
+  pm.addPass(createDropRelaxArgAttrsPass());
 }
 } // namespace
 
 void mlir::relax::buildRelaxToLLVMPipeline(OpPassManager &pm,
                                            const RelaxToLLVMOptions &options) {
   LoweringStage from = options.fromStage, to = options.toStage;
-  pm.addPass(std::make_unique<VerifyCombiningKindsPass>());
+  pm.addPass(createVerifyCombiningKindsPass());
   // Whether the passes that produce `stage` run.
   auto runs = [&](LoweringStage stage) { return from < stage && stage <= to; };
   if (runs(LoweringStage::Linalg))
@@ -401,7 +194,7 @@ namespace {
 /// relax to host functions holding gpu.launch ops (not yet outlined), for
 /// the GPU and for its emulation.
 void addGPUKernelStage(OpPassManager &pm) {
-  pm.addPass(std::make_unique<VerifyCombiningKindsPass>());
+  pm.addPass(createVerifyCombiningKindsPass());
   addLinalgStage(pm);
   addBufferizedStage(pm);
   pm.addNestedPass<func::FuncOp>(createGPUDeviceMemoryPass());
@@ -485,7 +278,7 @@ void mlir::relax::buildRelaxToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(std::make_unique<DropRelaxArgAttrsPass>());
+  pm.addPass(createDropRelaxArgAttrsPass());
 }
 
 void mlir::relax::buildRelaxToGPUKernelsPipeline(OpPassManager &pm) { addGPUKernelStage(pm); }

@@ -1,10 +1,13 @@
-// relax-cpu-lower-vectors' local panels: the rows that register-tile
+// relax-cpu-pack-panels (with the rest of the CPU memref passes): the rows that register-tile
 // reduction loops read one per step, 2 KiB or more apart (the rhs of x @ w),
 // copied once into a contiguous stack buffer that those loops then read.
-// RUN: relax-opt %s --split-input-file --relax-cpu-lower-vectors | FileCheck %s
-// RUN: relax-opt %s --split-input-file --relax-cpu-lower-vectors="panel-bytes=0" | FileCheck %s --check-prefix=OFF
+// RUN: relax-opt %s --split-input-file --relax-cpu-hoist-transfers --relax-cpu-pack-panels --relax-cpu-prefetch --relax-cpu-stream-stores \
+// RUN:   --relax-cpu-lower-vectors | FileCheck %s
+// RUN: relax-opt %s --split-input-file --relax-cpu-hoist-transfers --relax-cpu-pack-panels="panel-bytes=0" --relax-cpu-prefetch --relax-cpu-stream-stores \
+// RUN:   --relax-cpu-lower-vectors | FileCheck %s --check-prefix=OFF
 // The panels below take 256 x 64 floats: 64 KiB.
-// RUN: relax-opt %s --split-input-file --relax-cpu-lower-vectors="panel-bytes=65535" | FileCheck %s --check-prefix=OFF
+// RUN: relax-opt %s --split-input-file --relax-cpu-hoist-transfers --relax-cpu-pack-panels="panel-bytes=65535" --relax-cpu-prefetch --relax-cpu-stream-stores \
+// RUN:   --relax-cpu-lower-vectors | FileCheck %s --check-prefix=OFF
 
 // x @ w on two threads: the 6-row tiles and the 2-row remainder tile of one
 // column block read the same 256 rows of w. One panel per thread (at the top

@@ -1,10 +1,13 @@
-// relax-cpu-lower-vectors' memory hints for register-tile reduction loops
-// (scf.for carrying vectors): prefetches of rows read one per step far apart,
+// relax-cpu-prefetch and relax-cpu-stream-stores: memory hints for
+// register-tile reduction loops (scf.for carrying vectors): prefetches of rows read one per step far apart,
 // and non-temporal stores of tiles into large results the function only
 // writes. Local panels (panels.mlir) are off, so that the rows stay far apart.
-// RUN: relax-opt %s --split-input-file --relax-cpu-lower-vectors="panel-bytes=0" | FileCheck %s
-// RUN: relax-opt %s --split-input-file --relax-cpu-lower-vectors="panel-bytes=0 prefetch-distance=0 streaming-store-bytes=0" | FileCheck %s --check-prefix=OFF
-// RUN: relax-opt %s --split-input-file --relax-cpu-lower-vectors="panel-bytes=0 prefetch-distance=8" | FileCheck %s --check-prefix=FAR
+// RUN: relax-opt %s --split-input-file --relax-cpu-hoist-transfers --relax-cpu-pack-panels="panel-bytes=0" --relax-cpu-prefetch --relax-cpu-stream-stores \
+// RUN:   --relax-cpu-lower-vectors | FileCheck %s
+// RUN: relax-opt %s --split-input-file --relax-cpu-hoist-transfers --relax-cpu-pack-panels="panel-bytes=0" --relax-cpu-prefetch="prefetch-distance=0" --relax-cpu-stream-stores="streaming-store-bytes=0" \
+// RUN:   --relax-cpu-lower-vectors | FileCheck %s --check-prefix=OFF
+// RUN: relax-opt %s --split-input-file --relax-cpu-hoist-transfers --relax-cpu-pack-panels="panel-bytes=0" --relax-cpu-prefetch="prefetch-distance=8" --relax-cpu-stream-stores \
+// RUN:   --relax-cpu-lower-vectors | FileCheck %s --check-prefix=FAR
 
 // x @ w: rows of w (4 KiB apart) one per step; the 64 columns are 4 lines.
 // The rows of x are read along the step (contiguous): not prefetched.

@@ -89,14 +89,69 @@ def CPUVectorizePass : Pass<"relax-cpu-vectorize", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
-def CPULowerVectorsPass : Pass<"relax-cpu-lower-vectors", "::mlir::func::FuncOp"> {
-  let summary = "Hoist redundant vector transfers and lower vector ops to 1-D fma form";
+def CPUHoistTransfersPass : Pass<"relax-cpu-hoist-transfers", "::mlir::func::FuncOp"> {
+  let summary = "Copies as linalg.copy, redundant vector transfers hoisted out of loops";
   let description = [{
-    Runs after bufferization: turns `memref.copy` into `linalg.copy` (inline
-    loops rather than the runtime's element-by-element `memrefCopy` of strided
-    views), hoists vector.transfer_read/write pairs of the same buffer out of
-    loops, adds two memory hints to the register tiles' reduction loops
-    (scf.for carrying vectors; see the options), then lowers
+    Runs after bufferization, first of the CPU schedule's memref passes:
+    turns `memref.copy` into `linalg.copy` (inline loops rather than the
+    runtime's element-by-element `memrefCopy` of strided views) and hoists
+    vector.transfer_read/write pairs of the same buffer out of loops.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::vector::VectorDialect"];
+}
+
+def CPUPackPanelsPass : Pass<"relax-cpu-pack-panels", "::mlir::func::FuncOp"> {
+  let summary = "Copy rows that register tiles read far apart into a local panel";
+  let description = [{
+    The rows that several register tiles' reduction loops (scf.for carrying
+    vectors) read one per step, 2 KiB or more apart (the rhs rows of x @ w),
+    are copied once into a contiguous stack panel, made where every tile that
+    reads the same rows can use it, when at least 4 tile loops read it.
+  }];
+  let options = [
+    Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"131072",
+           "Largest panel in bytes; 0: no panels">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def CPUPrefetchPass : Pass<"relax-cpu-prefetch", "::mlir::func::FuncOp"> {
+  let summary = "Prefetch the rows register tiles read far apart";
+  let description = [{
+    A register tile's reduction loop that reads rows one per step, far apart
+    and not one contiguous stream (the rhs rows of x @ w, a page apart), gets
+    software prefetches of the rows `prefetch-distance` steps ahead.
+  }];
+  let options = [
+    Option<"prefetchDistance", "prefetch-distance", "int64_t", /*default=*/"4",
+           "Steps ahead to prefetch; 0: no prefetches">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def CPUStreamStoresPass : Pass<"relax-cpu-stream-stores", "::mlir::func::FuncOp"> {
+  let summary = "Store register tiles of large write-only results non-temporally";
+  let description = [{
+    Result buffers (function arguments the function only writes) of at least
+    `streaming-store-bytes` get their register tiles stored non-temporally
+    (whole vectors where the row's address, checked at run time, allows),
+    followed by a fence after each such loop nest.
+  }];
+  let options = [
+    Option<"streamingStoreBytes", "streaming-store-bytes", "int64_t",
+           /*default=*/"1048576", "Smallest result buffer in bytes; 0: never">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def CPULowerVectorsPass : Pass<"relax-cpu-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Lower vector ops to 1-D fma form";
+  let description = [{
+    Runs after bufferization and the other CPU memref passes: lowers
     `vector.contract` to outer products
     and those to `vector.fma`, `vector.multi_reduction` to 1-D reductions,
     and transfers, transposes, shape casts and broadcasts to rank 1, in
@@ -106,22 +161,6 @@ def CPULowerVectorsPass : Pass<"relax-cpu-lower-vectors", "::mlir::func::FuncOp"
     call per lane (within 4 ulp of the exact value; `exp` flushes results below 2^-126
     to 0).
   }];
-  let options = [
-    Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"131072",
-           "Largest local panel (in bytes) into which the rows that a "
-           "reduction loop reads one per step, 2 KiB or more apart (the rhs "
-           "rows of x @ w), are copied once for all the register tiles that "
-           "read them; 0: no panels">,
-    Option<"prefetchDistance", "prefetch-distance", "int64_t", /*default=*/"4",
-           "Steps ahead that a reduction loop prefetches the rows it reads one "
-           "per step when they are not one contiguous stream (the rhs rows of "
-           "x @ w, a page apart); 0: no prefetches">,
-    Option<"streamingStoreBytes", "streaming-store-bytes", "int64_t",
-           /*default=*/"1048576",
-           "Result buffers (function arguments the function only writes) of at "
-           "least this many bytes get their register tiles stored non-"
-           "temporally, followed by a fence; 0: never">
-  ];
   let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::math::MathDialect", "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect", "::mlir::LLVM::LLVMDialect",
@@ -182,6 +221,77 @@ def OutlineSegmentsPass : Pass<"relax-outline-segments", "::mlir::ModuleOp"> {
            "Operations per segment (at least; a segment ends after the op that reaches it)">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def VerifyCombiningKindsPass : Pass<"relax-verify-combining-kinds", "::mlir::ModuleOp"> {
+  let summary = "Reject vector.multi_reduction ops whose combining kind does not apply to "
+                "their element type";
+  let description = [{
+    Upstream's verifiers accept `vector.multi_reduction <maximumf>` over
+    integers (and integer kinds over floats), and the LLVM lowering turns
+    them into invalid IR. The lowering pipelines run this first, so such an
+    input gets a diagnostic at the op.
+  }];
+}
+
+def PrepareEntryPointsPass : Pass<"relax-prepare-entry-points", "::mlir::ModuleOp"> {
+  let summary = "Read-only arguments and a C interface for public functions";
+  let description = [{
+    Runs before bufferization. The tensor arguments of a public function are
+    not writable (relax values are immutable, so a caller's buffers are never
+    written), and the function gets a C interface (`_mlir_ciface_<name>`,
+    what the JIT and exported libraries call). A tensor returned in two
+    result positions gets a copy for each repeat, so that every result has a
+    buffer of its own (buffer-results-to-out-params needs that).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def InternalLinkagePass : Pass<"relax-internal-linkage", "::mlir::ModuleOp"> {
+  let summary = "Internal LLVM linkage for the functions nothing outside the module calls";
+  let description = [{
+    Runs before convert-func-to-llvm, which makes every function external,
+    private ones included. External functions are compiled as they stand,
+    with every argument passed by the C calling convention (a function of P
+    memref parameters takes 5P scalars, most on the stack), and the JIT adds
+    an argument-packing wrapper around each; internal ones LLVM may inline,
+    specialize or drop. The outlined parts of a 500-parameter gradient took
+    8.3 s of JIT code generation as external functions, 1.6 s as internal
+    ones. Private `func.func` definitions get `llvm.linkage = internal`; with
+    `c-interface-only`, so do the public functions that have a C interface
+    (`llvm.emit_c_interface`): their wrapper is their only entry point.
+  }];
+  let options = [
+    Option<"cInterfaceOnly", "c-interface-only", "bool", /*default=*/"false",
+           "Public functions with llvm.emit_c_interface become internal too">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def InlineIntoCInterfacesPass : Pass<"relax-inline-into-c-interfaces", "::mlir::ModuleOp"> {
+  let summary = "Inline internal functions into the C interfaces that are their only callers";
+  let description = [{
+    Runs after convert-func-to-llvm, on the LLVM dialect. A C interface
+    (`_mlir_ciface_<name>`) calls its function with every memref descriptor
+    field as a scalar argument: 5,003 arguments for a gradient of 1,000
+    parameters, and LLVM's CalledValuePropagation, which revisits a call for
+    each of its arguments that changes, spent 8.2 s of 10 s of -O3 on that
+    one call (LLVM's inliner runs only later). An internal function whose
+    only use is the call in its C interface is inlined there and erased.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def DropRelaxArgAttrsPass : Pass<"relax-drop-arg-attrs", "::mlir::ModuleOp"> {
+  let summary = "Drop relax.* argument and result attributes of LLVM functions";
+  let description = [{
+    LLVM IR has no place for them: the translation warns about each one,
+    printing the whole function into the diagnostic, so a function of P
+    parameters cost O(P) prints of itself (the JIT of a 500-parameter
+    function spent 88% of its engine setup there).
+  }];
 }
 
 def AddressStridedGathersPass : Pass<"relax-address-strided-gathers", "::mlir::func::FuncOp"> {

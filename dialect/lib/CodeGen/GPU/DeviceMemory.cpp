@@ -1,4 +1,4 @@
-//===- GPU.cpp - preparing bufferized host functions for the GPU ----------===//
+//===- DeviceMemory.cpp - preparing bufferized host functions for the GPU -===//
 //
 // relax-gpu-device-memory: a host function's buffers become device memory.
 // relax-gpu-wrap-host-code: memory accesses left at the top of a function go
@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "relax-mlir/CodeGen/Passes.h"
-#include "GPUUtils.h"
+#include "Utils.h"
+#include "../Common/Buffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
@@ -22,48 +23,6 @@ namespace mlir::relax {
 } // namespace mlir::relax
 
 using namespace mlir;
-
-SmallVector<linalg::GenericOp> relax::genericsOutsideKernels(Operation *root) {
-  SmallVector<linalg::GenericOp> generics;
-  root->walk([&](linalg::GenericOp op) {
-    if (!op->getParentOfType<gpu::LaunchOp>())
-      generics.push_back(op);
-  });
-  return generics;
-}
-
-bool relax::isAllocation(Value v) {
-  return isa_and_nonnull<memref::AllocOp, gpu::AllocOp>(v.getDefiningOp());
-}
-
-bool relax::usedOnlyAfter(Value buffer, Operation *op, Operation *except) {
-  Block *block = op->getBlock();
-  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
-    if (user == op || user == except)
-      return true;
-    Operation *inBlock = block->findAncestorOpInBlock(*user);
-    return inBlock && inBlock != op && op->isBeforeInBlock(inBlock);
-  });
-}
-
-linalg::FillOp relax::initializingFill(Value buffer, Operation *user) {
-  if (!isAllocation(buffer))
-    return nullptr;
-  linalg::FillOp fill;
-  for (Operation *other : buffer.getUsers()) {
-    auto candidate = dyn_cast<linalg::FillOp>(other);
-    if (candidate && candidate->getBlock() == user->getBlock() &&
-        candidate->isBeforeInBlock(user) && candidate.getOutputs()[0] == buffer) {
-      fill = candidate;
-      break;
-    }
-  }
-  // A second fill, or any other use, before `user` disqualifies it.
-  if (!fill || !usedOnlyAfter(buffer, user, fill) || !fill.hasPureBufferSemantics() ||
-      fill.getInputs()[0].getType() != getElementTypeOrSelf(buffer.getType()))
-    return nullptr;
-  return fill;
-}
 
 namespace {
 /// Whether `alloc` sits in a loop (not at the top of `func`), has a static

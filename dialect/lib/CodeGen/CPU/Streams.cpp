@@ -1,19 +1,19 @@
-//===- CPUStreams.cpp - prefetches and streaming stores of register tiles -===//
+//===- Streams.cpp - panels, prefetches and streaming stores of tiles ----===//
 //
 // Memory layouts and hints for the loops that relax-cpu-tile and
-// relax-cpu-vectorize make, applied by relax-cpu-lower-vectors after
-// bufferization (where the addresses are memref indices):
+// relax-cpu-vectorize make, applied after bufferization (where the addresses
+// are memref indices), each a pass of its own:
 //
-//  - The rows that several register tiles' reduction loops read one per
+//  - relax-cpu-pack-panels: the rows that several register tiles' reduction loops read one per
 //    step, far apart (the rhs of x @ w), are copied once into a contiguous
 //    local panel on the stack, which those loops then read instead.
-//  - A register tile's reduction loop (an scf.for carrying vectors) that
+//  - relax-cpu-prefetch: a register tile's reduction loop (an scf.for carrying vectors) that
 //    still reads rows far apart, one per step (rows of 4 KiB, each on a page
 //    of its own), gets software prefetches of the rows `distance` steps ahead. The
 //    hardware prefetchers follow a stream within a page; these rows are each
 //    on a page of their own, and the cache sets they map to are too few to
 //    keep the panel in L1, so every step waited for L2 or memory.
-//  - A register tile stored into a large result buffer that the function
+//  - relax-cpu-stream-stores: a register tile stored into a large result buffer that the function
 //    never reads back is stored non-temporally: no read of each line before
 //    it is overwritten (the gradients of a deep MLP are 32 MiB per step, more
 //    than the caches keep); whole vectors where the row's address, checked
@@ -22,6 +22,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "relax-mlir/CodeGen/Passes.h"
+#include "TilePlan.h"
+#include "../Common/Buffers.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,7 +34,16 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
 
+namespace mlir::relax {
+#define GEN_PASS_DEF_CPUPACKPANELSPASS
+#define GEN_PASS_DEF_CPUPREFETCHPASS
+#define GEN_PASS_DEF_CPUSTREAMSTORESPASS
+#include "relax-mlir/CodeGen/Passes.h.inc"
+} // namespace mlir::relax
+
 using namespace mlir;
+using namespace mlir::relax;
+using namespace mlir::relax::cpu;
 
 /// The register-tile reduction loops of `func`: scf.for loops with constant
 /// step 1 carrying a vector.
@@ -278,7 +289,7 @@ static void stridedRowReads(scf::ForOp loop, int64_t minRowBytes,
 /// pages) and maps to few L1 sets.
 static constexpr int64_t kFarRowBytes = 2048;
 
-void mlir::relax::packStridedPanels(func::FuncOp func, int64_t maxBytes, int64_t minUses) {
+static void packStridedPanels(func::FuncOp func, int64_t maxBytes, int64_t minUses) {
   if (maxBytes <= 0)
     return;
   SmallVector<StridedRowRead> reads;
@@ -465,7 +476,7 @@ void mlir::relax::packStridedPanels(func::FuncOp func, int64_t maxBytes, int64_t
   }
 }
 
-void mlir::relax::prefetchStridedReads(func::FuncOp func, int64_t distance) {
+static void prefetchStridedReads(func::FuncOp func, int64_t distance) {
   if (distance <= 0)
     return;
   for (scf::ForOp loop : registerTileLoops(func)) {
@@ -577,7 +588,7 @@ static bool onlyWritten(BlockArgument arg) {
   return true;
 }
 
-void mlir::relax::streamLargeResults(func::FuncOp func, int64_t minBytes) {
+static void streamLargeResults(func::FuncOp func, int64_t minBytes) {
   if (minBytes <= 0)
     return;
   SmallVector<scf::ForOp> tileLoops = registerTileLoops(func);
@@ -656,3 +667,20 @@ void mlir::relax::streamLargeResults(func::FuncOp func, int64_t minBytes) {
     write.erase();
   }
 }
+
+namespace {
+struct CPUPackPanelsPass : relax::impl::CPUPackPanelsPassBase<CPUPackPanelsPass> {
+  using CPUPackPanelsPassBase::CPUPackPanelsPassBase;
+  void runOnOperation() override { packStridedPanels(getOperation(), panelBytes, kPanelMinUses); }
+};
+
+struct CPUPrefetchPass : relax::impl::CPUPrefetchPassBase<CPUPrefetchPass> {
+  using CPUPrefetchPassBase::CPUPrefetchPassBase;
+  void runOnOperation() override { prefetchStridedReads(getOperation(), prefetchDistance); }
+};
+
+struct CPUStreamStoresPass : relax::impl::CPUStreamStoresPassBase<CPUStreamStoresPass> {
+  using CPUStreamStoresPassBase::CPUStreamStoresPassBase;
+  void runOnOperation() override { streamLargeResults(getOperation(), streamingStoreBytes); }
+};
+} // namespace

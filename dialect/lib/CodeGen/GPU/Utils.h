@@ -1,11 +1,11 @@
-//===- GPUUtils.h - helpers shared by the GPU code-generation passes ------===//
+//===- Utils.h - helpers shared by the GPU code-generation passes ---------===//
 //
 // Internal to RelaxMLIRCodeGen: not installed, not part of the public API.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef RELAX_MLIR_LIB_CODEGEN_GPUUTILS_H
-#define RELAX_MLIR_LIB_CODEGEN_GPUUTILS_H
+#ifndef RELAX_MLIR_LIB_CODEGEN_GPU_UTILS_H
+#define RELAX_MLIR_LIB_CODEGEN_GPU_UTILS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -34,4 +34,4 @@ bool usedOnlyAfter(Value buffer, Operation *op, Operation *except = nullptr);
 linalg::FillOp initializingFill(Value buffer, Operation *user);
 } // namespace mlir::relax
 
-#endif // RELAX_MLIR_LIB_CODEGEN_GPUUTILS_H
+#endif // RELAX_MLIR_LIB_CODEGEN_GPU_UTILS_H
