@@ -14,6 +14,10 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.relax_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "python"]
 
+# The runners' support libraries, for `mlir-runner -shared-libs=...`.
+for name in ("mlir_runner_utils", "mlir_c_runner_utils", "omp"):
+    config.substitutions.append((f"%lib{name}" if name == "omp" else f"%{name}",
+                                 os.path.join(config.llvm_lib_dir, f"lib{name}.so")))
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%relax_obj_root", config.relax_obj_root))

@@ -1,7 +1,7 @@
-// RUN: relax-opt %s --gradient=func=main --relax-to-llvm | mlir-runner -e entry -entry-point-result=void -shared-libs=%llvm_lib_dir/libmlir_runner_utils.so,%llvm_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
+// RUN: relax-opt %s --gradient=func=main --relax-to-llvm | mlir-runner -e entry -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | FileCheck %s
 // The same adjoint through the GPU pipeline, its kernels emulated on the host
 // with every memory access checked:
-// RUN: relax-opt %s --gradient=func=main --relax-to-gpu-emulator=check-bounds=1 | mlir-runner -e entry -entry-point-result=void -shared-libs=%llvm_lib_dir/libmlir_runner_utils.so,%llvm_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
+// RUN: relax-opt %s --gradient=func=main --relax-to-gpu-emulator=check-bounds=1 | mlir-runner -e entry -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | FileCheck %s
 
 // A two-layer MLP loss, mean(relu(relu(x @ w1 + b1) @ w2 + b2)), and its
 // gradients with respect to every parameter, computed by @main_adjoint and run.

@@ -1,6 +1,6 @@
-// RUN: relax-opt %s --gradient=func=main --relax-to-llvm | mlir-runner -e entry -entry-point-result=void -shared-libs=%llvm_lib_dir/libmlir_runner_utils.so,%llvm_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
+// RUN: relax-opt %s --gradient=func=main --relax-to-llvm | mlir-runner -e entry -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | FileCheck %s
 // The same adjoint through the GPU pipeline, its kernels emulated on the host:
-// RUN: relax-opt %s --gradient=func=main --relax-to-gpu-emulator | mlir-runner -e entry -entry-point-result=void -shared-libs=%llvm_lib_dir/libmlir_runner_utils.so,%llvm_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
+// RUN: relax-opt %s --gradient=func=main --relax-to-gpu-emulator | mlir-runner -e entry -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | FileCheck %s
 
 // Gradients through shape manipulation, run: batched matmul with broadcast
 // batch dims, permute_dims, reshape, matrix-vector matmul, greater/where,

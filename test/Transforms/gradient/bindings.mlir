@@ -4,15 +4,19 @@
 // contributions added), dead code (removed from the adjoint, even an op
 // without a gradient rule), and values off the path to the target (not
 // differentiated, gone after clean-up). Errors are in bindings-errors.mlir and
-// at the end of this file. Each RUN differentiates one function.
+// at the end of this file.
+// One run differentiates every function that succeeds (options as their
+// relax.require_grads / relax.target_index attributes).
 //
-// RUN: relax-opt %s --gradient="func=paramtarget" | FileCheck %s --check-prefix=PARAM
+// RUN: relax-opt %s --gradient="func={paramtarget, rebound, consts, consttarget, many, dead}" > %t
+// RUN: FileCheck %s --check-prefix=PARAM < %t
+// RUN: FileCheck %s --check-prefix=REBOUND < %t
+// RUN: FileCheck %s --check-prefix=CONSTS < %t
+// RUN: FileCheck %s --check-prefix=CTARGET < %t
+// RUN: FileCheck %s --check-prefix=MANY < %t
+// RUN: FileCheck %s --check-prefix=DEAD < %t
+// The options given to the run, overriding the function's own:
 // RUN: relax-opt %s --gradient="func=paramtarget require-grads=1,0" | FileCheck %s --check-prefix=PARAM10
-// RUN: relax-opt %s --gradient="func=rebound" | FileCheck %s --check-prefix=REBOUND
-// RUN: relax-opt %s --gradient="func=consts" | FileCheck %s --check-prefix=CONSTS
-// RUN: relax-opt %s --gradient="func=consttarget" | FileCheck %s --check-prefix=CTARGET
-// RUN: relax-opt %s --gradient="func=many" | FileCheck %s --check-prefix=MANY
-// RUN: relax-opt %s --gradient="func=dead require-grads=0" | FileCheck %s --check-prefix=DEAD
 // RUN: not relax-opt %s --gradient="func=aliasnorule" 2>&1 | FileCheck %s --check-prefix=ALIASNORULE
 
 // The target is the parameter x itself, returned unchanged through the
@@ -178,7 +182,8 @@ func.func @many(%x: tensor<3xf32>) -> tensor<f32> {
 // DEAD-NEXT:    [[GT:%[0-9]+]] = relax.tuple([[DX]] : tensor<3xf32>)
 // DEAD-NEXT:    relax.tuple([[RES]], [[GT]] :
 // DEAD-NEXT:    relax.output
-func.func @dead(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tuple<tensor<f32>, tensor<3xf32>> {
+func.func @dead(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tuple<tensor<f32>, tensor<3xf32>>
+    attributes {relax.require_grads = array<i64: 0>} {
   %r:2 = relax.dataflow -> (tensor<f32>, tensor<3xf32>) {
     %k = arith.constant dense<7.0> : tensor<3xf32>
     %junk = relax.exp %x : tensor<3xf32>

@@ -2,22 +2,24 @@
 // markers disappear from the adjoint, each segment is recomputed (clones carry
 // {relax.recomputed}) at the point where the backward sweep first needs one of
 // its rules, and the recomputation reads only kept values: the segment's input
-// and the parameters. Each RUN differentiates one function of this file; the
-// *NM runs check that no marker is left in the adjoint (from its label to its
+// and the parameters. One run differentiates every function of this file
+// (@keptonly carries its relax.require_grads); the *NM prefixes check that no marker is left in the adjoint (from its label to its
 // return). Errors are in checkpoint-errors.mlir, and at the end of this file.
 //
-// RUN: relax-opt %s --gradient="func=seq" | FileCheck %s --check-prefix=SEQ
-// RUN: relax-opt %s --gradient="func=seq" | FileCheck %s --check-prefix=SEQFWD
-// RUN: relax-opt %s --gradient="func=seq" | FileCheck %s --check-prefix=SEQNM
-// RUN: relax-opt %s --gradient="func=nested" | FileCheck %s --check-prefix=NEST
-// RUN: relax-opt %s --gradient="func=nested" | FileCheck %s --check-prefix=NESTNM
-// RUN: relax-opt %s --gradient="func=tree" | FileCheck %s --check-prefix=TREE
-// RUN: relax-opt %s --gradient="func=tree" | FileCheck %s --check-prefix=TREENM
-// RUN: relax-opt %s --gradient="func=twostarts" | FileCheck %s --check-prefix=TWO
-// RUN: relax-opt %s --gradient="func=twostarts" | FileCheck %s --check-prefix=TWONM
-// RUN: relax-opt %s --gradient="func=unneeded" | FileCheck %s --check-prefix=UNNEEDED
+// RUN: relax-opt %s --gradient="func={seq, nested, tree, twostarts, unneeded, keptonly}" > %t
+// RUN: FileCheck %s --check-prefix=SEQ < %t
+// RUN: FileCheck %s --check-prefix=SEQFWD < %t
+// RUN: FileCheck %s --check-prefix=SEQNM < %t
+// RUN: FileCheck %s --check-prefix=NEST < %t
+// RUN: FileCheck %s --check-prefix=NESTNM < %t
+// RUN: FileCheck %s --check-prefix=TREE < %t
+// RUN: FileCheck %s --check-prefix=TREENM < %t
+// RUN: FileCheck %s --check-prefix=TWO < %t
+// RUN: FileCheck %s --check-prefix=TWONM < %t
+// RUN: FileCheck %s --check-prefix=UNNEEDED < %t
+// RUN: FileCheck %s --check-prefix=KEPT < %t
+// The options given explicitly build the same adjoint as the defaults.
 // RUN: relax-opt %s --gradient="func=unneeded target-index=0 require-grads=1" | FileCheck %s --check-prefix=UNNEEDED
-// RUN: relax-opt %s --gradient="func=keptonly require-grads=1" | FileCheck %s --check-prefix=KEPT
 // RUN: not relax-opt %s --gradient="func=norule" --mlir-print-ir-after-failure 2>&1 | FileCheck %s --check-prefix=NORULE
 
 // ---------------------------------------------------------------------------
@@ -280,7 +282,8 @@ func.func @unneeded(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tuple<tensor<f32>, 
 // KEPT-NEXT:    relax.tuple([[DY]] : tensor<3xf32>)
 // KEPT-NOT:     relax.recomputed
 // KEPT:         return
-func.func @keptonly(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<f32> {
+func.func @keptonly(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<f32>
+    attributes {relax.require_grads = array<i64: 1>} {
   %r = relax.dataflow -> (tensor<f32>) {
     %s = relax.start_checkpoint %x : tensor<3xf32>
     %a = relax.tanh %s : tensor<3xf32>

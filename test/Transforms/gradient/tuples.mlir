@@ -3,13 +3,16 @@
 // relax.zeros of their type, reads of reads (get-item of get-item) route the
 // gradient to the right leaf, tuples built in the body fold away, and
 // constants held in tuples get no gradient. Errors are in tuples-errors.mlir
-// and at the end of this file. Each RUN differentiates one function.
+// and at the end of this file.
+// One run differentiates every function that succeeds (options as their
+// relax.require_grads / relax.target_index attributes).
 //
-// RUN: relax-opt %s --gradient="func=tparam" | FileCheck %s --check-prefix=TPARAM
-// RUN: relax-opt %s --gradient="func=nested target-index=1" | FileCheck %s --check-prefix=NESTED
-// RUN: relax-opt %s --gradient="func=getget" | FileCheck %s --check-prefix=GETGET
-// RUN: relax-opt %s --gradient="func=built" | FileCheck %s --check-prefix=BUILT
-// RUN: relax-opt %s --gradient="func=tupletarget target-index=2" | FileCheck %s --check-prefix=TTARGET
+// RUN: relax-opt %s --gradient="func={tparam, nested, getget, built, tupletarget}" > %t
+// RUN: FileCheck %s --check-prefix=TPARAM < %t
+// RUN: FileCheck %s --check-prefix=NESTED < %t
+// RUN: FileCheck %s --check-prefix=GETGET < %t
+// RUN: FileCheck %s --check-prefix=BUILT < %t
+// RUN: FileCheck %s --check-prefix=TTARGET < %t
 // RUN: not relax-opt %s --gradient="func=nested target-index=0" 2>&1 | FileCheck %s --check-prefix=NESTED0
 // RUN: not relax-opt %s --gradient="func=tupletarget target-index=1" 2>&1 | FileCheck %s --check-prefix=TTARGET1
 
@@ -65,7 +68,8 @@ func.func @tparam(%t: tuple<tensor<3xf32>, tensor<3xf32>>) -> tensor<f32> {
 //
 // target-index=0 points at the tuple field, which cannot be the target:
 // NESTED0: tuples.mlir:[[# @LINE + 1]]:1: error: target-index 0 points at a tuple 'tuple<tensor<3xf32>, tensor<2xf32>>'; the target must be a 0-d float tensor
-func.func @nested(%t: tuple<tensor<3xf32>, tuple<tensor<2xf32>, tensor<f32>>>, %y: tensor<3xf32>) -> tuple<tuple<tensor<3xf32>, tensor<2xf32>>, tensor<f32>> {
+func.func @nested(%t: tuple<tensor<3xf32>, tuple<tensor<2xf32>, tensor<f32>>>, %y: tensor<3xf32>) -> tuple<tuple<tensor<3xf32>, tensor<2xf32>>, tensor<f32>>
+    attributes {relax.target_index = 1 : i64} {
   %c = arith.constant dense<2.0> : tensor<3xf32>
   %r = relax.dataflow -> (tuple<tuple<tensor<3xf32>, tensor<2xf32>>, tensor<f32>>) {
     %a = relax.tuple_get_item %t[0] : tuple<tensor<3xf32>, tuple<tensor<2xf32>, tensor<f32>>>
@@ -165,7 +169,8 @@ func.func @built(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<f32> {
 //
 // field 1 is a tensor<2xf32>, not a scalar:
 // TTARGET1: tuples.mlir:[[# @LINE + 1]]:1: error: the target must be a 0-d float tensor (a scalar loss), got 'tensor<2xf32>'
-func.func @tupletarget(%t: tuple<tensor<2xf32>, tensor<2xf32>>) -> tuple<tuple<tensor<2xf32>, tensor<2xf32>>, tensor<2xf32>, tensor<f32>> {
+func.func @tupletarget(%t: tuple<tensor<2xf32>, tensor<2xf32>>) -> tuple<tuple<tensor<2xf32>, tensor<2xf32>>, tensor<2xf32>, tensor<f32>>
+    attributes {relax.target_index = 2 : i64} {
   %k = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
   %r = relax.dataflow -> (tensor<f32>) {
     %b = relax.tuple_get_item %t[1] : tuple<tensor<2xf32>, tensor<2xf32>>

@@ -1,0 +1,143 @@
+//===- Passes.td - relax transformation passes -------------*- tablegen -*-===//
+
+#ifndef RELAX_TRANSFORMS_PASSES_TD
+#define RELAX_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GradientPass : Pass<"gradient", "::mlir::ModuleOp"> {
+  let summary = "Reverse-mode automatic differentiation of functions";
+  let description = [{
+    Adds `@<func>_adjoint`, with the same parameters as `@<func>`, whose one
+    `relax.dataflow` holds the original bindings and the gradient bindings and
+    returns `tuple<original_result, tuple<grad...>>`. The target is the result
+    (or result field `target-index` of a tuple result); it must be a 0-d float
+    tensor. Gradients come in `require-grads` order (every float parameter when
+    omitted: integer parameters never get gradients). A parameter that does not
+    reach the target gets zeros. Each op on the path states its
+    vector-Jacobian product through `GradientOpInterface`. Calls to functions
+    of the module with a body are inlined first (so a function calling another's
+    adjoint can be differentiated: second order). `func` may list several
+    functions; if one fails, no adjoint is added.
+
+    ```mlir
+    func.func @main(%x: tensor<3xf32>) -> tensor<f32> {
+      %r = relax.dataflow -> (tensor<f32>) {
+        %s = relax.sum %x : tensor<3xf32> -> tensor<f32>
+        relax.output %s : tensor<f32>
+      }
+      return %r : tensor<f32>
+    }
+    ```
+    ==> `relax-opt --gradient="func=main"` adds
+    ```mlir
+    func.func @main_adjoint(%x: tensor<3xf32>) -> tuple<tensor<f32>, tuple<tensor<3xf32>>> {
+      %r = relax.dataflow -> (tuple<tensor<f32>, tuple<tensor<3xf32>>>) {
+        %s = relax.sum %x : tensor<3xf32> -> tensor<f32>
+        %one = relax.ones : tensor<f32>
+        %g = relax.broadcast_to ... // reshape + broadcast of %one
+        ...
+      }
+      return %r : ...
+    }
+    ```
+    A function may carry its own `relax.require_grads = array<i64: ...>`
+    and `relax.target_index = N`: they apply when the run leaves the option
+    out (an option given applies to every function), so one run checks a
+    file of functions with different targets. The adjoint does not carry
+    them.
+
+    Errors (unknown function, bad target, bad `require-grads`, no or several
+    binding blocks, ops without a gradient rule) are diagnostics at the
+    offending op or function; the pass then fails and adds nothing.
+  }];
+  let options = [
+    ListOption<"funcNames", "func", "std::string",
+               "Names of the functions to differentiate (default: main); each "
+               "gets its own adjoint, with the same require-grads and "
+               "target-index (or its own relax.require_grads / "
+               "relax.target_index). A spaced list goes in braces: "
+               "func={a, b}">,
+    ListOption<"requireGrads", "require-grads", "int64_t",
+               "Indices of the parameters to differentiate with respect to, in "
+               "output order (default: every float parameter)">,
+    Option<"targetIndex", "target-index", "int64_t", /*default=*/"0",
+           "Field of a tuple result to differentiate (0 for a tensor result)">,
+  ];
+  let dependentDialects = ["::mlir::relax::RelaxDialect", "::mlir::arith::ArithDialect"];
+}
+
+def FlattenTuplesPass : Pass<"relax-flatten-tuples", "::mlir::ModuleOp"> {
+  let summary = "Inline dataflow blocks and flatten tuple parameters and results";
+  let description = [{
+    Prepares relax functions for lowering: every `relax.dataflow` is inlined
+    into its parent, each tuple-typed parameter or result of a function is
+    replaced by its tensor leaves (depth-first, left to right), and
+    `relax.tuple_get_item` of `relax.tuple` folds away. Calls to functions
+    whose signatures change are rejected: run `inline` first.
+
+    ```mlir
+    func.func @f(%t: tuple<tensor<2xf32>, tensor<f32>>) -> tensor<f32>
+    ```
+    ==>
+    ```mlir
+    func.func @f(%a: tensor<2xf32>, %b: tensor<f32>) -> tensor<f32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::relax::RelaxDialect"];
+}
+
+def ConvertToDataflowPass : Pass<"relax-convert-to-dataflow", "::mlir::func::FuncOp"> {
+  let summary = "Gather a function's pure relax bindings into one relax.dataflow";
+  let description = [{
+    For a function without a `relax.dataflow`, moves its relax ops, the
+    constants they use and its `func.call`s (a call of a relax function is a
+    binding, which the gradient pass inlines) into one new `relax.dataflow`
+    placed where the first of them was; values used after the block become its
+    results. An op that depends on another kind of op stays outside. Functions
+    that already have a dataflow block are left alone.
+
+    ```mlir
+    func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
+      %0 = relax.exp %x : tensor<3xf32>
+      %1 = relax.sum %0 : tensor<3xf32> -> tensor<f32>
+      return %1 : tensor<f32>
+    }
+    ```
+    ==>
+    ```mlir
+    func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
+      %r = relax.dataflow -> (tensor<f32>) {
+        %0 = relax.exp %x : tensor<3xf32>
+        %1 = relax.sum %0 : tensor<3xf32> -> tensor<f32>
+        relax.output %1 : tensor<f32>
+      }
+      return %r : tensor<f32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::relax::RelaxDialect"];
+}
+
+def MemoryReportPass : Pass<"relax-memory-report", "::mlir::ModuleOp"> {
+  let summary = "Report each function's static peak of live tensor bytes";
+  let description = [{
+    Walks each function's bindings in program order and sums the bytes of the
+    tensors live at each binding (from definition to last use; tuples, dataflow
+    results and checkpoint markers alias what they hold, and the parameters,
+    owned by the caller, are not counted). The peak is attached to the function
+    as `relax.peak_live_bytes` (i64) and reported as a remark. This is what
+    checkpointing buys: with about sqrt(n) segments on an n-layer chain the
+    adjoint's peak grows like sqrt(n) instead of n.
+
+    ```mlir
+    func.func @main_adjoint(...) attributes {relax.peak_live_bytes = 4096 : i64}
+    ```
+  }];
+  let options = [
+    Option<"funcName", "func", "std::string", /*default=*/"\"\"",
+           "Only report this function (default: every function with a body)">,
+  ];
+}
+
+#endif // RELAX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,126 @@
+//===- Vectorize.cpp - relax-cpu-vectorize --------------------------------===//
+//
+// relax-cpu-vectorize (tensors): the register tiles as vector transfers and
+// contractions, hoisted out of their reduction loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TilePlan.h"
+#include "relax-mlir/CodeGen/Passes.h"
+
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/TargetParser/Host.h"
+
+namespace mlir::relax {
+#define GEN_PASS_DEF_CPUVECTORIZEPASS
+#include "relax-mlir/CodeGen/Passes.h.inc"
+} // namespace mlir::relax
+
+using namespace mlir;
+using namespace mlir::relax;
+using namespace mlir::relax::cpu;
+
+namespace {
+//===----------------------------------------------------------------------===//
+// relax-cpu-vectorize
+//===----------------------------------------------------------------------===//
+
+struct CPUVectorizePass : relax::impl::CPUVectorizePassBase<CPUVectorizePass> {
+  using CPUVectorizePassBase::CPUVectorizePassBase;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    func::FuncOp func = getOperation();
+    IRRewriter rewriter(ctx);
+
+    SmallVector<linalg::LinalgOp> candidates;
+    func.walk([&](linalg::LinalgOp op) {
+      // Without loops there is nothing to vectorize (and 0-d gathers trip
+      // the vectorizer).
+      if (!op.hasPureTensorSemantics() || op.hasDynamicShape() || op.getNumLoops() == 0)
+        return;
+      int64_t size = iterations(op.getStaticLoopRanges());
+      if (size <= 0 || size > maxElements)
+        return;
+      if (isVectorizable(op))
+        candidates.push_back(op);
+    });
+
+    // The ops that vectorizing a contraction creates: multiply + reduce
+    // becomes vector.contract there (and only there: on other reductions the
+    // upstream patterns can build an invalid contract from a broadcast).
+    struct Recorder : RewriterBase::Listener {
+      SmallVector<Operation *> *ops = nullptr;
+      void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+        if (ops)
+          ops->push_back(op);
+      }
+    } recorder;
+    rewriter.setListener(&recorder);
+    SmallVector<Operation *> contractionOps;
+    for (linalg::LinalgOp op : candidates) {
+      recorder.ops = isRegisterContraction(op) ? &contractionOps : nullptr;
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> result = linalg::vectorize(rewriter, op, {}, {}, /*vectorizeNDExtract=*/true);
+      if (succeeded(result))
+        rewriter.replaceOp(op, result->replacements);
+    }
+    rewriter.setListener(nullptr);
+    if (!contractionOps.empty()) {
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorReductionToContractPatterns(patterns);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      vector::populateSinkVectorOpsPatterns(patterns);
+      vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns, ctx);
+      vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      (void)applyOpPatternsGreedily(contractionOps, std::move(patterns), config);
+    }
+
+    // The cleanups of transform.structured.vectorize_children_and_apply_patterns:
+    // permutations become broadcasts/transposes, tensor slices fold into the
+    // transfers.
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateSinkVectorOpsPatterns(patterns);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+    vector::populateVectorStepLoweringPatterns(patterns);
+    // Row tiles are 1 x ... x 1 x n: drop the unit dims so that the
+    // arithmetic is on 1-D vectors, which every LLVM lowering takes.
+    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+    scf::ForOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, ctx);
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
+
+    // A contraction's register tile: read before the reduction loop, carried
+    // through it as a vector, written after it.
+    SmallVector<LoopLikeOpInterface> loops;
+    func.walk([&](LoopLikeOpInterface loop) { loops.push_back(loop); });
+    for (LoopLikeOpInterface loop : loops)
+      hoistLoopInvariantSubsets(rewriter, loop);
+  }
+};
+} // namespace

@@ -1,0 +1,231 @@
+//===- DeviceMemory.cpp - bufferized host functions for the GPU ---------===//
+//
+// relax-gpu-device-memory: a host function's buffers become device memory.
+// relax-gpu-wrap-host-code: memory accesses left at the top of a function go
+// into one-iteration parallel loops, so that they run in a kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "relax-mlir/CodeGen/Passes.h"
+#include "Utils.h"
+#include "../Common/Buffers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::relax {
+#define GEN_PASS_DEF_GPUDEVICEMEMORYPASS
+#define GEN_PASS_DEF_GPUWRAPHOSTCODEPASS
+#include "relax-mlir/CodeGen/Passes.h.inc"
+} // namespace mlir::relax
+
+using namespace mlir;
+
+namespace {
+/// Whether `alloc` sits in a loop (not at the top of `func`), has a static
+/// shape and is used only inside the top-level op that holds it: that op
+/// becomes one kernel (its loops touch memory), so the buffer is private to
+/// the thread running it, and a device allocation there is not possible.
+bool isThreadPrivate(memref::AllocOp alloc, func::FuncOp func) {
+  Operation *top = alloc;
+  while (top->getParentOp() != func)
+    top = top->getParentOp();
+  if (top == alloc || !alloc.getType().hasStaticShape())
+    return false;
+  return llvm::all_of(alloc->getUsers(),
+                      [&](Operation *user) { return top->isAncestor(user); });
+}
+
+struct GPUDeviceMemoryPass : relax::impl::GPUDeviceMemoryPassBase<GPUDeviceMemoryPass> {
+  void runOnOperation() final {
+    func::FuncOp func = getOperation();
+    SmallVector<Operation *> ops;
+    func.walk([&](Operation *op) {
+      if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp, memref::GetGlobalOp>(op) &&
+          !op->getParentOfType<gpu::LaunchOp>())
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      if (auto alloc = dyn_cast<memref::AllocOp>(op); alloc && isThreadPrivate(alloc, func)) {
+        // Runs in the kernel the loop around it becomes: private memory.
+        auto local = memref::AllocaOp::create(b, loc, alloc.getType(), alloc.getDynamicSizes(),
+                                              alloc.getSymbolOperands(),
+                                              alloc.getAlignmentAttr());
+        alloc.replaceAllUsesWith(local.getResult()); // its dealloc goes below
+      } else if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        auto device = gpu::AllocOp::create(b, loc, alloc.getType(), /*asyncToken=*/Type(),
+                                           ValueRange(), alloc.getDynamicSizes(),
+                                           alloc.getSymbolOperands());
+        alloc.replaceAllUsesWith(device.getMemref());
+      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        if (!dealloc.getMemref().getDefiningOp<memref::AllocaOp>())
+          gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
+                               dealloc.getMemref());
+      } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        // A kernel: either side may be a strided view, which gpu.memcpy
+        // (contiguous bytes) cannot copy.
+        linalg::CopyOp::create(b, loc, copy.getSource(), copy.getTarget());
+      } else {
+        // A constant lives in host memory: the kernels read a device copy,
+        // made where the constant was taken and freed before returning.
+        auto global = cast<memref::GetGlobalOp>(op);
+        auto type = cast<MemRefType>(global.getType());
+        auto device = gpu::AllocOp::create(b, loc, type, Type(), ValueRange(), ValueRange(),
+                                           ValueRange());
+        Value host = memref::GetGlobalOp::create(b, loc, type, global.getName());
+        gpu::MemcpyOp::create(b, loc, Type(), ValueRange(), device.getMemref(), host);
+        global.getResult().replaceAllUsesWith(device.getMemref());
+        for (Block &block : func.getBody())
+          if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator())) {
+            OpBuilder atEnd(ret);
+            gpu::DeallocOp::create(atEnd, loc, Type(), ValueRange(), device.getMemref());
+          }
+      }
+      op->erase();
+    }
+  }
+};
+
+/// Whether `op` reads or writes memory (itself or in its regions); unknown
+/// effects count.
+bool touchesMemory(Operation *op) {
+  if (isa<scf::ParallelOp, gpu::LaunchOp>(op))
+    return false;
+  if (isMemoryEffectFree(op))
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return true; // loops and other region ops: their bodies decide (recursively)
+  return effects.hasEffect<MemoryEffects::Read>() || effects.hasEffect<MemoryEffects::Write>();
+}
+
+/// Ops that end a run: they stay on the host.
+bool isHostOnly(Operation *op) {
+  // Views (subview, reshapes, casts) only compute a descriptor.
+  return isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
+             memref::DeallocOp, scf::ParallelOp, gpu::LaunchOp, ViewLikeOpInterface>(op) ||
+         op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<OpTrait::ConstantLike>();
+}
+
+bool isHostOnly(Operation *op);
+
+/// The op of `block` that holds `op` (or `op` itself).
+Operation *topLevel(Operation *op, Block &block) {
+  while (op->getBlock() != &block)
+    op = op->getParentOp();
+  return op;
+}
+
+/// Loads at the top of `block`, and the pure ops computed from them: each use
+/// gets its own copy, placed right before the op that uses it (in a later
+/// loop nest, or later host code), and the top-level op goes; a dealloc of
+/// the loaded buffer between the load and its last use moves after that use.
+/// A load is moved only when nothing writes its buffer in between. (A scalar
+/// read from a 0-d buffer and used by a later kernel would otherwise be a
+/// value computed on device memory and used on the host.)
+void sinkScalars(Block &block) {
+  llvm::SetVector<Operation *> chain;
+  for (Operation &op : block) {
+    if (isa<memref::LoadOp>(op)) {
+      chain.insert(&op);
+    } else if (op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
+               !op.hasTrait<OpTrait::ConstantLike>() &&
+               llvm::any_of(op.getOperands(), [&](Value v) {
+                 return v.getDefiningOp() && chain.contains(v.getDefiningOp());
+               })) {
+      chain.insert(&op);
+    }
+  }
+  // In reverse order: the chain's own users have moved to their uses already.
+  for (Operation *op : llvm::reverse(chain)) {
+    if (op->use_empty())
+      continue;
+    SmallVector<Operation *> deallocs;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      Operation *last = op;
+      for (Operation *user : op->getUsers()) {
+        Operation *top = topLevel(user, block);
+        if (last->isBeforeInBlock(top))
+          last = top;
+      }
+      llvm::SmallPtrSet<Value, 8> buffers = relax::bufferAliases(load.getMemRef());
+      bool written = false;
+      for (Operation *it = op->getNextNode(); !written; it = it->getNextNode()) {
+        written = relax::mayWriteBuffers(it, buffers, deallocs);
+        if (it == last)
+          break;
+      }
+      if (written)
+        continue;
+      // After the run of device code that `last` is in: a dealloc there
+      // would split the run.
+      while (last->getNextNode() && !isHostOnly(last->getNextNode()))
+        last = last->getNextNode();
+      for (Operation *dealloc : deallocs)
+        dealloc->moveAfter(last);
+    }
+    for (OpOperand &use : llvm::make_early_inc_range(op->getUses())) {
+      OpBuilder b(use.getOwner());
+      Operation *copy = b.clone(*op);
+      use.set(copy->getResult(cast<OpResult>(use.get()).getResultNumber()));
+    }
+    op->erase();
+  }
+}
+
+struct GPUWrapHostCodePass : relax::impl::GPUWrapHostCodePassBase<GPUWrapHostCodePass> {
+  void runOnOperation() final {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    for (Block &block : func.getBody())
+      sinkScalars(block);
+    for (Block &block : func.getBody()) {
+      SmallVector<SmallVector<Operation *>> runs(1);
+      for (Operation &op : block) {
+        if (isHostOnly(&op)) {
+          if (!runs.back().empty())
+            runs.emplace_back();
+          continue;
+        }
+        runs.back().push_back(&op);
+      }
+      for (ArrayRef<Operation *> run : runs) {
+        if (!llvm::any_of(run, touchesMemory))
+          continue;
+        if (failed(wrap(run)))
+          return signalPassFailure();
+      }
+    }
+  }
+
+  /// Moves `run` into `scf.parallel (%i) = (0) to (1) step (1)`.
+  LogicalResult wrap(ArrayRef<Operation *> run) {
+    llvm::SmallPtrSet<Operation *, 16> inRun(run.begin(), run.end());
+    for (Operation *op : run)
+      for (Operation *user : op->getUsers()) {
+        Operation *top = user;
+        while (top && !inRun.contains(top) && top->getBlock() != op->getBlock())
+          top = top->getParentOp();
+        if (!top || !inRun.contains(top))
+          return op->emitError("a value computed on device memory is used on the host; the "
+                               "GPU pipeline cannot place this op in a kernel");
+      }
+    OpBuilder b(run.front());
+    Location loc = run.front()->getLoc();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ParallelOp::create(b, loc, ValueRange{zero}, ValueRange{one},
+                                        ValueRange{one});
+    Block *body = loop.getBody();
+    for (Operation *op : run)
+      op->moveBefore(body->getTerminator());
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,54 @@
+// RUN: relax-opt %s -split-input-file -verify-diagnostics
+
+// Verifier and type-inference errors of the structure ops (dataflow, output, tuples).
+
+func.func @tuple_get_item_out_of_range(%a: tuple<tensor<2xf32>>) {
+  // expected-error @+1 {{index 1 is out of range for a tuple of 1 fields}}
+  %0 = relax.tuple_get_item %a[1] : tuple<tensor<2xf32>>
+  return
+}
+
+// -----
+
+func.func @tuple_get_item_generic_out_of_range(%a: tuple<tensor<2xf32>, tensor<f32>>) {
+  // expected-error @+2 {{index -1 is out of range for a tuple of 2 fields}}
+  // expected-error @+1 {{'relax.tuple_get_item' op failed to infer returned types}}
+  %0 = "relax.tuple_get_item"(%a) {index = -1 : i64} : (tuple<tensor<2xf32>, tensor<f32>>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @tuple_get_item_wrong_result_type(%a: tuple<tensor<2xf32>, tensor<f32>>) {
+  // expected-error @+2 {{'relax.tuple_get_item' op inferred type(s) 'tensor<f32>' are incompatible with return type(s) of operation 'tensor<2xf32>'}}
+  // expected-error @+1 {{'relax.tuple_get_item' op failed to infer returned types}}
+  %0 = "relax.tuple_get_item"(%a) {index = 1 : i64} : (tuple<tensor<2xf32>, tensor<f32>>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @dataflow_output_type(%a: tensor<2xf32>) {
+  // expected-error @+1 {{'relax.dataflow' op has result types ('tensor<3xf32>') but its 'relax.output' yields ('tensor<2xf32>')}}
+  %r = relax.dataflow -> (tensor<3xf32>) {
+    relax.output %a : tensor<2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @dataflow_output_count(%a: tensor<2xf32>) {
+  // expected-error @+1 {{'relax.dataflow' op has result types ('tensor<2xf32>', 'tensor<2xf32>') but its 'relax.output' yields ('tensor<2xf32>')}}
+  %r:2 = relax.dataflow -> (tensor<2xf32>, tensor<2xf32>) {
+    relax.output %a : tensor<2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @output_outside_dataflow(%a: tensor<2xf32>) {
+  // expected-error @+1 {{'relax.output' op expects parent op 'relax.dataflow'}}
+  relax.output %a : tensor<2xf32>
+}
