@@ -313,16 +313,16 @@ LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
              << " must be an integer attribute (`relax.target_index = 1`), got " << attr;
     targetIndex = index.getInt();
   }
-  SmallVector<int64_t> requireGrads(this->requireGrads.begin(), this->requireGrads.end());
+  SmallVector<int64_t> required(requireGrads.begin(), requireGrads.end());
   if (Attribute attr = func->getAttr(kRequireGradsAttrName);
-      attr && !this->requireGrads.hasValue()) {
+      attr && !requireGrads.hasValue()) {
     auto indices = dyn_cast<DenseI64ArrayAttr>(attr);
     if (!indices || indices.empty())
       return func.emitError(kRequireGradsAttrName)
              << " must be a non-empty array of parameter indices "
                 "(`relax.require_grads = array<i64: 0, 2>`), got "
              << attr;
-    requireGrads.assign(indices.asArrayRef().begin(), indices.asArrayRef().end());
+    required.assign(indices.asArrayRef().begin(), indices.asArrayRef().end());
   }
   ArrayRef<Type> results = func.getFunctionType().getResults();
   if (results.size() != 1)
@@ -351,7 +351,7 @@ LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
            << targetType;
 
   int64_t numArgs = func.getNumArguments();
-  if (requireGrads.empty()) {
+  if (required.empty()) {
     for (int64_t i = 0; i < numArgs; ++i) {
       Type type = func.getArgument(i).getType();
       // Integer parameters are skipped; a type no relax value has is an error
@@ -366,7 +366,7 @@ LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
     }
     return success();
   }
-  for (int64_t p : requireGrads) {
+  for (int64_t p : required) {
     if (p < 0 || p >= numArgs)
       return func.emitError("require-grads index ")
              << p << " is out of range: '@" << func.getSymName() << "' has " << numArgs

@@ -10,7 +10,11 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::relax {
-/// `buffer`'s root allocation (through views) and every view of that root.
+/// The value `v`'s memory comes from: followed up through views and
+/// `memref.extract_strided_metadata` to an op result or a block argument.
+Value underlyingBuffer(Value v);
+
+/// `buffer`'s root allocation (`underlyingBuffer`) and every view of that root.
 llvm::SmallPtrSet<Value, 8> bufferAliases(Value buffer);
 
 /// Whether `op` (or an op nested in it) may write or free one of `buffers`;

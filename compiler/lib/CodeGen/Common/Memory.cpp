@@ -202,9 +202,23 @@ struct ResultsInPlacePass : relax::impl::ResultsInPlacePassBase<ResultsInPlacePa
 };
 } // namespace
 
+Value mlir::relax::underlyingBuffer(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(def)) {
+      v = metadata.getSource();
+      continue;
+    }
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view || view.getViewDest() != v)
+      break;
+    v = view.getViewSource();
+  }
+  return v;
+}
+
+
 llvm::SmallPtrSet<Value, 8> mlir::relax::bufferAliases(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
+  buffer = underlyingBuffer(buffer);
   llvm::SmallPtrSet<Value, 8> found{buffer};
   SmallVector<Value> pending{buffer};
   while (!pending.empty()) {
@@ -245,22 +259,6 @@ bool mlir::relax::mayWriteBuffers(Operation *op, const llvm::SmallPtrSet<Value, 
 }
 
 namespace {
-/// The value `v`'s memory comes from: followed up through views and
-/// `memref.extract_strided_metadata` to an op result or a block argument.
-Value underlyingBuffer(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(def)) {
-      v = metadata.getSource();
-      continue;
-    }
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view || view.getViewDest() != v)
-      break;
-    v = view.getViewSource();
-  }
-  return v;
-}
-
 /// Whether `v` is the result of an op that allocates it.
 bool isAllocation(Value v) {
   auto effects = v.getDefiningOp<MemoryEffectOpInterface>();
@@ -281,9 +279,9 @@ struct SplitDeallocsPass : relax::impl::SplitDeallocsPassBase<SplitDeallocsPass>
     llvm::DenseMap<Value, unsigned> uses;
     SmallVector<Value> roots;
     for (Value m : op.getMemrefs())
-      ++uses[roots.emplace_back(underlyingBuffer(m))];
+      ++uses[roots.emplace_back(relax::underlyingBuffer(m))];
     for (Value r : op.getRetained())
-      ++uses[underlyingBuffer(r)];
+      ++uses[relax::underlyingBuffer(r)];
     SmallVector<Value> keptMemrefs, keptConditions;
     OpBuilder b(op);
     bool changed = false;
