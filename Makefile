@@ -59,7 +59,7 @@ test-python: build
 # Python core carries no type information and is taken as Any).
 PACKAGE_MODULES := $(patsubst python/%,%,$(wildcard python/relax_mlir/*.py))
 lint: build
-	$(VENV)/bin/ruff check python/relax_mlir tools test/python bench
+	$(VENV)/bin/ruff check python/relax_mlir tools test/python test/lib bench
 	cd $(BUILD)/python_packages && $(VENV)/bin/mypy --config-file $(ROOT)/pyproject.toml $(PACKAGE_MODULES)
 
 test: build lint

@@ -29,7 +29,7 @@ if [[ $# -gt 0 && $1 != --* ]]; then DIR=$1; shift; fi
 case "$command" in
   prepare)
     make -C "$ROOT" build >/dev/null
-    PYTHONPATH="$ROOT/build/python_packages:$ROOT/test/python:$ROOT/bench" \
+    PYTHONPATH="$ROOT/build/python_packages:$ROOT/test/lib:$ROOT/test/python:$ROOT/bench" \
       "$ROOT/.venv/bin/python" "$ROOT/tools/gpu_check.py" prepare "$DIR" "$@"
     ;;
   run)

@@ -72,7 +72,7 @@ def _load(path: Path) -> list[np.ndarray]:
 
 
 # ----------------------------------------------------------------------------
-# prepare (needs the built project: relax_mlir, test/python and bench on the path)
+# prepare (needs the built project: relax_mlir, test/lib, test/python and bench on the path)
 
 
 def _merged_op_module(ops: list[str]) -> str:
@@ -98,14 +98,15 @@ def _merged_op_module(ops: list[str]) -> str:
 
 
 def prepare(out: Path, target: str, chip: str, quick: bool, timed: list[str]) -> None:
-    import op_table
-    import program_gen as pg
     import relax_mlir
     import relax_mlir.runtime as rt
     import workloads
     from systems import relax_system
     from test_gpu_lowering import OPS, op_case_arguments
     from test_ops_gradient import FUNC_NAMES
+
+    from relax_mlir_testing import ops as op_table
+    from relax_mlir_testing import programs as pg
 
     out.mkdir(parents=True, exist_ok=True)
     for sub in ("lib", "data"):

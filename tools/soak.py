@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Soak test: many random relax programs through gradient + compile + run.
 
-Each seed's program (test/python/program_gen.py) is differentiated, compiled and
+Each seed's program (test/lib/relax_mlir_testing/programs.py) is differentiated, compiled and
 run in a worker subprocess, so that a native crash or a hang is reported with
 its seed instead of ending the run. Every program is compiled at opt level 0
 and at one of 1-3 (1 + seed % 3; `--opt-levels 0,1,2,3` for all four) and
@@ -23,9 +23,9 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "lib"))
 
-import program_gen as pg  # noqa: E402
+from relax_mlir_testing import programs as pg  # noqa: E402
 
 # Statuses, in the order of the summary, with what they mean.
 STATUSES = {

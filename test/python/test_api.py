@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 import relax_mlir
-import relax_testing as rt
 from relax_mlir import ir
+
+from relax_mlir_testing import harness as rt
 
 MLP_LAYER = """
 func.func @main(%x: tensor<4x3xf32> {relax.name = "x"}, %w: tensor<3x2xf32> {relax.name = "w"},

@@ -16,8 +16,10 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 import relax_mlir
-import relax_testing as rt
 from relax_mlir._chain import tanh_chain
+
+from relax_mlir_testing import harness as rt
+from relax_mlir_testing import references as ref
 
 H = 1e-6
 
@@ -92,7 +94,7 @@ def hand_chain_np(args: list[np.ndarray]) -> float:
     x, w, b = args
     layer = lambda h: np.tanh(h @ w + b)  # noqa: E731
     h2 = layer(layer(layer(x)))
-    return float(np.sum(layer(h2) * rt.sigmoid(h2 @ w)))
+    return float(np.sum(layer(h2) * ref.sigmoid(h2 @ w)))
 
 
 def chain_inputs(key: object, batch: int, width: int, dtype=np.float32) -> list[np.ndarray]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import relax_mlir
-import relax_testing as rt
+
+from relax_mlir_testing import harness as rt
 
 BF16_PARAM = """
 func.func @main(%x: tensor<3xbf16>) -> tensor<3xbf16> {

@@ -10,12 +10,13 @@ import subprocess
 import sys
 
 import numpy as np
-import program_gen as pg
 import pytest
 import relax_mlir
 import relax_mlir.runtime as rt
-from relax_testing import describe_process
 from test_gpu_lowering import MLP
+
+from relax_mlir_testing import programs as pg
+from relax_mlir_testing.harness import describe_process
 
 
 def mlp_arguments(fn: relax_mlir.Function) -> list[np.ndarray]:

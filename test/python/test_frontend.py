@@ -590,17 +590,17 @@ func.func @main(%a: tensor<2x3xf32>, %b: tensor<2xf32>) -> tensor<2x3xf32> {
 
 
 def test_ops_lists_every_op_with_its_gradient_and_lowering():
-    from op_table import NON_DIFFERENTIABLE, STRUCTURAL, TABLE
+    from relax_mlir_testing.ops import OPS, STRUCTURAL, STRUCTURE_KINDS
 
     listed = relax_mlir.ops()
     names = [o.name for o in listed]
     assert names == sorted(names) and len(set(names)) == len(names)
-    # Every op of the test table (the contract's compute ops) and every structural op.
-    assert {f"relax.{c.op}" for c in TABLE} | {f"relax.{s}" for s in STRUCTURAL} <= set(names)
+    # Every op of the op table and every structural op.
+    assert {f"relax.{n}" for n in OPS} | {f"relax.{s}" for s in STRUCTURAL} <= set(names)
     for op in listed:
         short = op.name[len("relax."):]
-        assert op.gradient == (short not in NON_DIFFERENTIABLE | {"dataflow", "output"}), op
+        assert op.gradient == (short in OPS and OPS[short].gradient), op
         # Tuples, markers and split (a tuple result) are removed by flattening.
-        structural = short in STRUCTURAL | {"split"}
+        structural = short in STRUCTURAL or short == "split" or OPS[short].kind in STRUCTURE_KINDS
         assert op.lowering == ("relax-flatten-tuples" if structural
                                else "convert-relax-to-linalg"), op

@@ -8,13 +8,14 @@ block reductions are checked on every machine) and on an NVIDIA GPU
 from __future__ import annotations
 
 import numpy as np
-import op_table
-import program_gen as pg
 import pytest
 import relax_mlir
 from relax_mlir import _cuda
 from test_gpu_lowering import MLP, OPS, op_adjoints_module, op_case_arguments
 from test_ops_gradient import FUNC_NAMES
+
+from relax_mlir_testing import ops as op_table
+from relax_mlir_testing import programs as pg
 
 TARGETS = [
     "cuda-emulator",

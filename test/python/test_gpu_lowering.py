@@ -9,10 +9,11 @@ import shutil
 import subprocess
 
 import numpy as np
-import op_table
 import pytest
 import relax_mlir
 from test_ops_gradient import FUNC_NAMES, gradient_inputs, loss_text
+
+from relax_mlir_testing import ops as op_table
 
 OPS = sorted({c.op for c in op_table.TABLE if c.grad_inputs})
 
@@ -152,7 +153,7 @@ def test_random_programs_lower_to_gpu_binaries(seed: int) -> None:
     """Random programs exercise what the op table does not: scalars read from
     one kernel's results and used by later kernels or host code, buffers
     allocated in loops (issue 10's gpu-check found both failing)."""
-    import program_gen as pg
+    from relax_mlir_testing import programs as pg
 
     program = pg.generate(seed)
     module = relax_mlir.gradient(program.text(), **program.gradient_kwargs())

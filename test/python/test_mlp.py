@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-import relax_testing as rt
+
+from relax_mlir_testing import harness as rt
 
 N, D, H, C = 8, 5, 6, 4
 WEIGHTS = ["w1", "b1", "w2", "b2"]

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 import relax_mlir
-import relax_testing as rt
-from op_table import conv2d, pool2d
+
+from relax_mlir_testing import harness as rt
+from relax_mlir_testing import references as ref
 
 
 def t(*shape: int) -> str:
@@ -111,10 +112,10 @@ func.func @main(%x: {t(2, 2, 8, 8)} {{relax.name = "x"}}, %k1: {t(4, 2, 3, 3)} {
 
 def cnn_reference(v: list[np.ndarray]) -> float:
     x, k1, k2, wd, cw, y = v
-    a1 = np.maximum(conv2d(padding=(1, 1, 1, 1))(x, k1), 0)
-    p1 = pool2d("max", (2, 2))(a1)
-    a2 = np.maximum(conv2d(padding=(1, 1, 1, 1), groups=2)(p1, k2), 0)
-    p2 = pool2d("avg", (2, 2))(a2)
+    a1 = np.maximum(ref.conv2d(x, k1, padding=(1, 1, 1, 1)), 0)
+    p1 = ref.max_pool2d(a1, (2, 2))
+    a2 = np.maximum(ref.conv2d(p1, k2, padding=(1, 1, 1, 1), groups=2), 0)
+    p2 = ref.avg_pool2d(a2, (2, 2))
     z = p2.reshape(2, 24) @ wd
     return nll(log_softmax(z), y, cw, ignore=2)
 

@@ -1,52 +1,94 @@
-"""The op table (op_table.py) against the dialect, and the table's own references.
+"""The op table (relax_mlir_testing/ops.py) against the dialect, and the table's
+own references.
 
-The coverage test fails when the dialect registers an op the table has no case for
-(or no gradient case for a differentiable op), or when the table names an op the
-dialect lacks. The other tests need no compiler: every case's reference runs on
-its samples, and the references of the subtler ops match values worked out by hand.
+The coverage test fails when the dialect registers an op the table has no entry
+for (or no case for, or no gradient case for an op with a gradient rule), when the
+table names an op the dialect lacks, or when an entry's family or `gradient` flag
+disagrees with the dialect. The other tests need no compiler: every case's
+reference runs on its samples, and the references of the subtler ops match
+values worked out by hand.
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
-import op_table
 import pytest
-import relax_testing as rt
-from op_table import NON_DIFFERENTIABLE, STRUCTURAL, TABLE, OpCase
-from test_random_programs import relax_op_names
+import relax_mlir
+
+from relax_mlir_testing import harness as rt
+from relax_mlir_testing import programs
+from relax_mlir_testing import references as ref
+from relax_mlir_testing.cases import OpCase, indices, with_zeros
+from relax_mlir_testing.ops import CUSTOM, OPS, STRUCTURAL, STRUCTURE_KINDS, TABLE
+
+ROOT = Path(__file__).resolve().parents[2]
+ODS = ROOT / "compiler" / "include" / "relax-mlir" / "Dialect" / "Relax" / "IR" / "ops"
+ENTRY = "test/lib/relax_mlir_testing/ops.py"
 
 
-def test_every_dialect_op_has_cases() -> None:
-    registered = {n.removeprefix("relax.") for n in relax_op_names()}
-    forward = {c.op for c in TABLE}
-    gradient = {c.op for c in TABLE if c.grad_inputs}
+def test_every_dialect_op_has_an_entry_with_cases() -> None:
+    dialect = {o.name.removeprefix("relax."): o for o in relax_mlir.ops()}
     problems = []
-    no_forward = sorted(registered - STRUCTURAL - forward)
-    if no_forward:
+    missing = sorted(set(dialect) - STRUCTURAL - set(OPS))
+    if missing:
         problems.append(
-            f"ops the dialect registers with no case in op_table.TABLE: {no_forward}; add each "
-            f"to its family's section of TABLE in test/python/op_table.py (e.g. "
-            f"`*unary(\"op\", numpy_reference, dtypes, (low, high))`, `*binary(...)`, "
-            f"`*reduction(...)`, or `case(\"op\", [Input(...)], reference, attrs)`)")
-    no_gradient = sorted(registered - STRUCTURAL - NON_DIFFERENTIABLE - gradient)
-    if no_gradient:
-        problems.append(
-            f"differentiable ops with no gradient case: {no_gradient}; give one of their "
-            f"cases a float element type and gradient inputs (`grad=`), or add the op to "
-            f"op_table.NON_DIFFERENTIABLE if its result is not float or it has no float "
-            f"operand")
-    stale = sorted((forward | NON_DIFFERENTIABLE | STRUCTURAL) - registered)
+            f"ops the dialect registers with no entry in the op table: {missing}; add an "
+            f"`Op(name, family, kind, reference, dtypes, cases=...)` entry to its family's "
+            f"section of {ENTRY} (docs/adding-an-op.md)")
+    stale = sorted((set(OPS) | STRUCTURAL) - set(dialect))
     if stale:
-        problems.append(f"op_table names ops the dialect does not register: {stale}; "
-                        f"remove their cases or register the ops")
-    wrongly = sorted({c.op for c in TABLE if c.grad_inputs} & NON_DIFFERENTIABLE)
-    if wrongly:
-        problems.append(f"NON_DIFFERENTIABLE ops with gradient cases: {wrongly}")
-    structural = sorted(forward & STRUCTURAL)
-    if structural:
-        problems.append(f"STRUCTURAL ops with cases (they are tested in "
-                        f"test_gradient_behaviours.py and test_checkpoint.py): {structural}")
+        problems.append(f"the op table names ops the dialect does not register: {stale}")
+    for name, op in OPS.items():
+        if name not in dialect:
+            continue
+        if op.gradient != dialect[name].gradient:
+            problems.append(f"{name}: the table says gradient={op.gradient}, the dialect "
+                            f"{'has' if dialect[name].gradient else 'has no'} gradient rule")
+        if op.kind in STRUCTURE_KINDS:
+            if op.cases:
+                problems.append(f"{name} is structure (tested in test_gradient_behaviours.py "
+                                f"and test_checkpoint.py) but has cases")
+            continue
+        if not op.bound:
+            problems.append(f"{name} has no cases: list its configurations in `cases=`")
+        elif op.gradient and not any(c.grad_inputs for c in op.bound):
+            problems.append(f"{name} has a gradient rule but no gradient case: give one of "
+                            f"its cases a float element type and gradient inputs")
     assert not problems, "\n".join(problems)
+
+
+def test_each_entry_is_in_its_family_file() -> None:
+    """An entry's family is the ODS file that defines the op (ops/<Family>Ops.td)."""
+    defined = {}
+    for td in ODS.glob("*Ops.td"):
+        for name in re.findall(r'Relax_\w*Op<\s*"(\w+)"', td.read_text()):
+            defined[name] = td.name.removesuffix("Ops.td")
+    wrong = {n: (op.family, defined.get(n)) for n, op in OPS.items() if defined.get(n) != op.family}
+    assert not wrong, f"entries whose family is not the .td file of the op: {wrong}"
+
+
+def test_cases_run_in_element_types_the_op_takes() -> None:
+    """A case's data operands (not indices, targets or conditions) have element
+    types its op's entry declares, so the generator and the tests agree on them."""
+    wrong = {}
+    for c in TABLE:
+        assert c.spec is not None
+        data = {rt.element_type(d) for d in c.run_dtypes
+                if any(i.dtype is None for i in c.inputs)}
+        if not data <= c.spec.dtypes:
+            wrong[c.id] = sorted(data - c.spec.dtypes)
+    assert not wrong, f"cases running in element types their op does not take: {wrong}"
+
+
+def test_ops_with_special_operands_have_a_sampler() -> None:
+    """The generator picks a CUSTOM op's operands and attributes only through its sampler."""
+    missing = sorted(n for n, op in OPS.items() if op.kind == CUSTOM
+                     and n not in programs.SAMPLERS)
+    assert not missing, f"CUSTOM ops with no sampler in programs.SAMPLERS: {missing}"
+    assert set(programs.SAMPLERS) <= set(OPS)
 
 
 def test_case_ids_are_unique() -> None:
@@ -90,25 +132,26 @@ def test_nll_loss_reference() -> None:
     t = np.array([2, -100, 0])
     w = np.array([1.0, 2.0, 3.0])
     # Rows 0 and 2 count: -(3 * 0.7 + 1 * 0.6); the weights of their targets sum to 4.
-    assert op_table.nll_loss("sum")(pred, t, w) == pytest.approx(-2.7)
-    assert op_table.nll_loss("mean")(pred, t, w) == pytest.approx(-2.7 / 4)
-    np.testing.assert_allclose(op_table.nll_loss("none")(pred, t, w), [-2.1, 0.0, -0.6])
-    assert op_table.nll_loss("mean")(pred, t) == pytest.approx(-(0.7 + 0.6) / 2)
+    assert ref.nll_loss(pred, t, w, reduction="sum") == pytest.approx(-2.7)
+    assert ref.nll_loss(pred, t, w) == pytest.approx(-2.7 / 4)
+    np.testing.assert_allclose(ref.nll_loss(pred, t, w, reduction="none"), [-2.1, 0.0, -0.6])
+    assert ref.nll_loss(pred, t) == pytest.approx(-(0.7 + 0.6) / 2)
     # ignore_index may be a class index.
-    assert op_table.nll_loss("mean", ignore_index=2)(pred, np.array([2, 1, 0])) == \
+    assert ref.nll_loss(pred, np.array([2, 1, 0]), ignore_index=2) == \
         pytest.approx(-(0.3 + 0.6) / 2)
     # (C) with a 0-d target, and (N, C, d1) with (N, d1).
-    assert op_table.nll_loss("mean")(pred[0], np.array(1), w) == pytest.approx(-0.2)
+    assert ref.nll_loss(pred[0], np.array(1), w) == pytest.approx(-0.2)
     p3 = np.arange(12.0).reshape(2, 3, 2)
     t3 = np.array([[0, 2], [1, -100]])
-    np.testing.assert_allclose(op_table.nll_loss("none")(p3, t3), [[-0.0, -5.0], [-8.0, 0.0]])
+    np.testing.assert_allclose(ref.nll_loss(p3, t3, reduction="none"),
+                               [[-0.0, -5.0], [-8.0, 0.0]])
 
 
 def test_layer_norm_reference() -> None:
     x = np.arange(24.0).reshape(2, 3, 4)
     gamma = np.arange(1.0, 9.0).reshape(2, 4)
     beta = np.full((2, 4), 0.5)
-    out = op_table.layer_norm([2, 0], 0.0)(x, gamma, beta)
+    out = ref.layer_norm(x, gamma, beta, axes=[2, 0], epsilon=0.0)
     for j in range(3):
         s = x[:, j, :]
         np.testing.assert_allclose(out[:, j, :], (s - s.mean()) / s.std() * gamma + beta)
@@ -116,12 +159,12 @@ def test_layer_norm_reference() -> None:
 
 def test_shape_references() -> None:
     x = np.arange(20).reshape(4, 5)
-    np.testing.assert_array_equal(op_table.strided_slice([0, 1], [3, 4], [-5, 0], [-1, -2])(x),
+    np.testing.assert_array_equal(ref.strided_slice(x, [0, 1], [3, 4], [-5, 0], [-1, -2]),
                                   x[::-1, 4:0:-2])
-    np.testing.assert_array_equal(op_table.strided_slice([1], [-4], [100])(x), x[:, 1:])
-    np.testing.assert_array_equal(op_table.pad([1, 0, 0, 2], -1.0)(x)[0], np.full(7, -1))
-    idx = op_table.indices(5)(np.random.default_rng(0), (4,), np.int64)
+    np.testing.assert_array_equal(ref.strided_slice(x, [1], [-4], [100]), x[:, 1:])
+    np.testing.assert_array_equal(ref.pad(x, [1, 0, 0, 2], -1.0)[0], np.full(7, -1))
+    idx = indices(5)(np.random.default_rng(0), (4,), np.int64)
     assert idx[1] == idx[0] and idx[2] == -1
-    z = op_table.with_zeros((1, 2), (2, 0), (2, 3))(np.random.default_rng(0), (3, 4), np.float64)
+    z = with_zeros((1, 2), (2, 0), (2, 3))(np.random.default_rng(0), (3, 4), np.float64)
     assert [int(np.sum(r == 0)) for r in z] == [0, 1, 2]
-    np.testing.assert_array_equal(op_table.astype(np.int32)(np.array([-2.7, 2.7])), [-2, 2])
+    np.testing.assert_array_equal(ref.astype(np.array([-2.7, 2.7]), "i32"), [-2, 2])

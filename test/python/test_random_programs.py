@@ -1,4 +1,4 @@
-"""Random relax programs (program_gen.py) through gradient + compile + run.
+"""Random relax programs (relax_mlir_testing/programs.py) through gradient + compile + run.
 
 For each of SEEDS, the generated program is differentiated with
 `relax_mlir.gradient`, compiled with `relax_mlir.compile` at one opt level of
@@ -8,10 +8,10 @@ added half again to this file's time), at opt level 0 too (scalar loops: the
 reference lowering), and `<func>_adjoint` (and `<func>`) of each called on the
 program's arguments (`tools/soak.py` compiles every seed at both). Each
 level's forward value is compared
-with the float64 interpreter of program_gen (tolerances from a jittered
-re-evaluation, see `program_gen.forward_tolerance`), and every gradient element
+with the float64 interpreter of relax_mlir_testing.programs (tolerances from a jittered
+re-evaluation, see `programs.forward_tolerance`), and every gradient element
 of f64 programs with float64 central finite differences of the interpreter
-(see `program_gen.check_gradients`); f32/f16 programs are checked forward only.
+(see `programs.check_gradients`); f32/f16 programs are checked forward only.
 Checks in a finite difference that straddles a kink (relu, abs, clip, maximum,
 a comparison, a float -> integer astype, ...) are skipped. About a third of all
 operands are read through views (strided, offset, transposed, broadcast,
@@ -21,7 +21,7 @@ text that they still are.
 The programs run in worker subprocesses (two by default, RELAX_GEN_WORKERS),
 so a crash in native code fails its seed's test with the seed and the program
 instead of ending the session. A failure prints the seed, what differed, the
-program text and its arguments; `python test/python/program_gen.py SEED`
+program text and its arguments; `python -m relax_mlir_testing.programs SEED`
 prints the program again, and `tools/soak.py` runs many more seeds.
 """
 
@@ -31,11 +31,14 @@ import collections
 import math
 import os
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-import program_gen as pg
 import pytest
+
+from relax_mlir_testing import programs as pg
+from relax_mlir_testing.ops import STRUCTURAL
 
 SEEDS = range(100)
 WORKERS = int(os.environ.get("RELAX_GEN_WORKERS", "2"))
@@ -107,12 +110,12 @@ def test_every_relax_op_is_generated_or_structural() -> None:
     """Each op the dialect registers is in the generator's table (or is the
     dataflow structure the generator writes itself), and nothing else is."""
     registered = relax_op_names()
-    known = {f"relax.{n}" for n in pg.OPS} | {f"relax.{n}" for n in pg.STRUCTURAL}
+    known = {f"relax.{n}" for n in pg.OPS} | {f"relax.{n}" for n in STRUCTURAL}
     missing = sorted(registered - known)
     assert not missing, (f"ops the random program generator does not know: {missing}; add "
-                         f"one OpSpec line each to program_gen.OPS")
+                         f"an entry each to the op table (relax_mlir_testing/ops.py)")
     stale = sorted(known - registered)
-    assert not stale, f"program_gen.OPS names ops the dialect does not have: {stale}"
+    assert not stale, f"the generator's ops name ops the dialect does not have: {stale}"
 
 
 COVERAGE = (
@@ -287,10 +290,72 @@ def test_interpreter_semantics_of_reductions_nn_and_shape_ops() -> None:
         ops["concat"].ref(np.zeros((2, 1)), np.ones((2, 2)), axis=-1), [[0, 1, 1], [0, 1, 1]])
 
 
+# The definitions of convolution and pooling, one output element (or kernel tap)
+# at a time: an oracle for the vectorized references of references.py.
+def conv2d_by_loops(strides: Sequence[int] = (1, 1), padding: Sequence[int] = (0, 0, 0, 0),
+           dilation: Sequence[int] = (1, 1), groups: int = 1) -> Callable[..., np.ndarray]:
+    """relax.conv2d (cross-correlation, NCHW x, OIHW w) by explicit loops over the kernel."""
+    def ref(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        n, _, _, _ = x.shape
+        o, i, kh, kw = w.shape
+        xp = np.pad(x, ((0, 0), (0, 0), (padding[0], padding[2]), (padding[1], padding[3])))
+        oh = (xp.shape[2] - dilation[0] * (kh - 1) - 1) // strides[0] + 1
+        ow = (xp.shape[3] - dilation[1] * (kw - 1) - 1) // strides[1] + 1
+        out = np.zeros((n, o, oh, ow))
+        per_group = o // groups
+        for oc in range(o):
+            g = oc // per_group
+            for a in range(kh):
+                for b in range(kw):
+                    r0, c0 = a * dilation[0], b * dilation[1]
+                    patch = xp[:, g * i:(g + 1) * i,
+                               r0:r0 + (oh - 1) * strides[0] + 1:strides[0],
+                               c0:c0 + (ow - 1) * strides[1] + 1:strides[1]]
+                    out[:, oc] += np.einsum("nchw,c->nhw", patch, w[oc, :, a, b])
+        return out
+    return ref
+
+
+def pool2d_by_loops(kind: str, pool_size: Sequence[int], strides: Sequence[int] | None = None,
+           padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
+           ceil_mode: bool = False, count_include_pad: bool = False) -> Callable[..., np.ndarray]:
+    """relax.max_pool2d / avg_pool2d as PyTorch defines them, window by window."""
+    s = tuple(strides or pool_size)
+
+    def out_size(size: int, before: int, after: int, k: int, st: int, d: int) -> int:
+        span = size + before + after - d * (k - 1) - 1
+        out = span // st + 1
+        if ceil_mode and span % st and out * st < size + before:
+            out += 1
+        return out
+
+    def ref(x: np.ndarray) -> np.ndarray:
+        n, c, h, w = x.shape
+        oh = out_size(h, padding[0], padding[2], pool_size[0], s[0], dilation[0])
+        ow = out_size(w, padding[1], padding[3], pool_size[1], s[1], dilation[1])
+        out = np.zeros((n, c, oh, ow))
+        for i in range(oh):
+            for j in range(ow):
+                vals, count = [], 0
+                for a in range(pool_size[0]):
+                    for b in range(pool_size[1]):
+                        r = i * s[0] - padding[0] + a * dilation[0]
+                        q = j * s[1] - padding[1] + b * dilation[1]
+                        inside = 0 <= r < h and 0 <= q < w
+                        if inside:
+                            vals.append(x[:, :, r, q])
+                        if inside or (count_include_pad and r < h + padding[2]
+                                      and q < w + padding[3]):
+                            count += 1
+                v = np.stack(vals)
+                out[:, :, i, j] = v.max(0) if kind == "max" else v.sum(0) / count
+        return out
+    return ref
+
+
 def test_interpreter_semantics_of_convolution_and_pooling() -> None:
     """conv2d / max_pool2d / avg_pool2d references on cases worked out by hand, and
-    against the window-by-window loops of op_table; comparisons of i1 operands."""
-    import op_table as ot
+    against their window-by-window definitions; comparisons of i1 operands."""
     ops = pg.OPS
     x = np.arange(18.0).reshape(1, 2, 3, 3)
     # Grouped conv: each output channel sums 2x2 windows of its own input channel.
@@ -319,22 +384,22 @@ def test_interpreter_semantics_of_convolution_and_pooling() -> None:
     np.testing.assert_allclose(ops["avg_pool2d"].ref(ones, **kw), np.ones((1, 1, 2, 2)))
     np.testing.assert_allclose(ops["avg_pool2d"].ref(ones, count_include_pad=True, **kw),
                                [[[[4 / 9, 4 / 9], [2 / 6, 2 / 6]]]])
-    # Against op_table's loops: strides, padding, dilation, groups, ceil_mode.
+    # Against the definitions: strides, padding, dilation, groups, ceil_mode.
     rng = np.random.default_rng(0)
     a = rng.normal(size=(2, 4, 7, 6))
     for kw in [{}, {"strides": [2, 3], "padding": [1, 0, 2, 1]},
                {"dilation": [2, 1], "padding": [1, 1, 1, 1], "groups": 2},
                {"groups": 4, "strides": [1, 2]}]:
         w = rng.normal(size=(4, 4 // kw.get("groups", 1), 3, 2))
-        np.testing.assert_allclose(ops["conv2d"].ref(a, w, **kw), ot.conv2d(**kw)(a, w))
+        np.testing.assert_allclose(ops["conv2d"].ref(a, w, **kw), conv2d_by_loops(**kw)(a, w))
     for kw in [{"pool_size": [2, 2]},
                {"pool_size": [3, 3], "strides": [2, 2], "padding": [1, 1, 1, 1]},
                {"pool_size": [3, 2], "strides": [2, 2], "padding": [1, 1, 1, 0], "ceil_mode": True},
                {"pool_size": [2, 2], "strides": [1, 2], "dilation": [2, 1], "ceil_mode": True}]:
-        np.testing.assert_array_equal(ops["max_pool2d"].ref(a, **kw), ot.pool2d("max", **kw)(a))
+        np.testing.assert_array_equal(ops["max_pool2d"].ref(a, **kw), pool2d_by_loops("max", **kw)(a))
         for include in (False, True):
             np.testing.assert_allclose(ops["avg_pool2d"].ref(a, count_include_pad=include, **kw),
-                                       ot.pool2d("avg", count_include_pad=include, **kw)(a))
+                                       pool2d_by_loops("avg", count_include_pad=include, **kw)(a))
     # i1 operands compare unsigned: False < True.
     t, f = np.array([False, True, True]), np.array([True, True, False])
     np.testing.assert_array_equal(ops["less"].ref(t, f), [True, False, False])
@@ -467,7 +532,7 @@ VIEW_PATTERNS = {
 
 
 def test_seeds_read_operands_through_views() -> None:
-    """Every op's operands are read through views (program_gen `view_of`):
+    """Every op's operands are read through views (programs `view_of`):
     stepped and offset slices feeding convolutions, gathers and matmuls,
     transposes feeding contractions, broadcasts, gathers of views, size-0 and
     size-1 dims, and windowed ops and matmuls whose output is 1 wide; the

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 import relax_mlir
-import relax_testing as rt
+
+from relax_mlir_testing import harness as rt
 
 
 def body(params: list[rt.Param], result_type: str, lines: str) -> str:

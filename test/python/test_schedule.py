@@ -17,9 +17,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
-import program_gen as pg
 import pytest
 import relax_mlir
+
+from relax_mlir_testing import programs as pg
 
 # Tolerance relative to the largest magnitude in a result leaf.
 REL_TOL = {np.dtype(np.float64): 1e-9, np.dtype(np.float32): 1e-4, np.dtype(np.float16): 2e-2}

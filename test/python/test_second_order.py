@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import relax_mlir
-import relax_testing as rt
+
+from relax_mlir_testing import harness as rt
 
 H = 1e-5
 

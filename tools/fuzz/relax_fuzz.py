@@ -36,7 +36,7 @@ silently; 1 otherwise; 2 on usage errors.
     python3 tools/fuzz/relax_fuzz.py --runs 200 --seed 7 --jobs 2
     python3 tools/fuzz/relax_fuzz.py --reduce build/fuzz-findings/crash-1a2b3c4d
 
-Only the Python 3.11 standard library is used.
+Needs the Python standard library and numpy (the op table imports it).
 """
 
 from __future__ import annotations
@@ -66,34 +66,37 @@ FINDING_CLASSES = ("crash", "hang", "invalid-ir", "no-diagnostic")
 ALL_CLASSES = ("accepted", "rejected") + FINDING_CLASSES
 
 # ----------------------------------------------------------------------------
-# Vocabulary of the relax dialect (keep in step with RelaxOps.td; unknown names
-# are fine, they just get rejected).
+# Vocabulary of the relax dialect, from the op table (test/lib/relax_mlir_testing/
+# ops.py): a new op is fuzzed as soon as it has an entry.
 # ----------------------------------------------------------------------------
 
-# Ops written as `relax.<op> %x : type` with no required attribute (the
-# generator builds these); the second list needs attributes or more operands
-# and enters only through mutations of op names.
-UNARY_OPS = ["negative", "exp", "log", "tanh", "sigmoid", "relu", "sqrt", "rsqrt", "sin", "cos",
-             "tan", "abs", "square", "erf", "silu", "gelu", "softplus", "leaky_relu", "softmax",
-             "log_softmax"]
-UNARY_ATTR_OPS = ["clip", "cumsum", "triu", "tril", "zeros_like", "ones_like"]
-BINARY_OPS = ["add", "subtract", "multiply", "divide", "power", "maximum", "minimum"]
-COMPARE_OPS = ["equal", "not_equal", "greater", "greater_equal", "less", "less_equal"]
-REDUCTION_OPS = ["sum", "mean", "variance", "max", "min", "prod"]
-SHAPE_OPS = ["reshape", "broadcast_to", "collapse_sum_to", "permute_dims", "expand_dims",
-             "squeeze", "flatten", "strided_slice", "tile", "pad", "astype", "max_pool2d",
-             "avg_pool2d"]
-FILL_OPS = ["zeros", "ones"]
-MARKER_OPS = ["start_checkpoint", "end_checkpoint"]
-OTHER_OPS = ["matmul", "where", "tuple", "tuple_get_item", "dataflow", "output", "concat",
-             "split", "take", "full", "full_like", "cross_entropy_with_logits", "nll_loss",
-             "layer_norm", "conv2d"]
+sys.path.insert(0, str(ROOT / "test" / "lib"))
+from relax_mlir_testing.ops import (  # noqa: E402
+    BINARY,
+    COMPARE,
+    CREATE,
+    FAMILIES,
+    MARKER,
+    OPS,
+    REDUCE,
+    STRUCTURAL,
+    plain_unary,
+)
+
+# Ops the generator writes as `relax.<op> %x : type` (one operand, no attribute),
+# `relax.<op> %a, %b : ...` (binary, comparisons), reductions, fills (`relax.<op> :
+# type`) and checkpoint markers; the others enter through mutations of op names.
+UNARY_OPS = [n for n, op in OPS.items() if plain_unary(op)]
+BINARY_OPS = [n for n, op in OPS.items() if op.kind == BINARY]
+COMPARE_OPS = [n for n, op in OPS.items() if op.kind == COMPARE]
+REDUCTION_OPS = [n for n, op in OPS.items() if op.kind == REDUCE]
+FILL_OPS = [n for n, op in OPS.items() if op.kind == CREATE and not op.cases[0].inputs]
+MARKER_OPS = [n for n, op in OPS.items() if op.kind == MARKER]
 # Junk names (rejected by the parser).
 EXTRA_OPS = ["bogus", "Sum", "relu6"]
-OP_GROUPS = [UNARY_OPS + UNARY_ATTR_OPS + MARKER_OPS,
-             BINARY_OPS + COMPARE_OPS + ["matmul", "cross_entropy_with_logits"],
-             REDUCTION_OPS, SHAPE_OPS, FILL_OPS]
-ALL_OPS = sorted({op for group in OP_GROUPS for op in group} | set(OTHER_OPS))
+# An op name is swapped for one of its family (its ODS file) most of the time.
+OP_GROUPS = list(FAMILIES.values())
+ALL_OPS = sorted(set(OPS) | STRUCTURAL)
 
 FLOAT_TYPES = ["f16", "bf16", "f32", "f64"]
 INT_TYPES = ["i1", "i32", "i64"]

@@ -2,7 +2,7 @@
 
 // Errors of a run differentiating several functions: the first function is
 // fine, the second one fails; the diagnostic is the second function's own.
-// (errors-multi-no-partial.mlir checks that @a_adjoint is then removed again.)
+// (errors-no-partial.mlir checks that @a_adjoint is then removed again.)
 
 func.func @a(%x: tensor<3xf32>) -> tensor<f32> {
   %r = relax.dataflow -> (tensor<f32>) {

@@ -1,4 +1,4 @@
-"""Shared helpers for the relax_mlir pytest suite.
+"""Helpers of the relax_mlir tests: IR text, compiling, sampling, differences.
 
 Generates MLIR text for small one-op functions (in the generic op form that the
 interchange contract fixes), caches compiled executables, and computes float64
@@ -239,23 +239,6 @@ def central_difference(f: Callable[[list[np.ndarray]], float], args: Sequence[np
         x[i] = orig
         grad[i] = (fp - fm) / (2 * h)
     return grad
-
-
-def reference_collapse_sum_to(x: np.ndarray, shape: Sequence[int]) -> np.ndarray:
-    """Sums x down to `shape`, the reverse of numpy broadcasting."""
-    shape = tuple(shape)
-    lead = x.ndim - len(shape)
-    out = x.sum(axis=tuple(range(lead))) if lead else x
-    axes = tuple(i for i, d in enumerate(shape) if d == 1 and out.shape[i] != 1)
-    if axes:
-        out = out.sum(axis=axes, keepdims=True)
-    assert out.shape == shape, (out.shape, shape)
-    return out
-
-
-def sigmoid(x: np.ndarray) -> np.ndarray:
-    with np.errstate(over="ignore"):
-        return 1.0 / (1.0 + np.exp(-x))
 
 
 def run_python(script: str, workdir: Any, *args: str, timeout: float = 120) -> Any:

@@ -64,12 +64,13 @@ programs with float64 central finite differences (computed once, for all
 levels; only the bindings that depend on the perturbed parameter are
 re-evaluated). A wrong result at any level fails the check, naming the level.
 `WorkerPool` runs checks in worker subprocesses so that a native crash is
-reported with its seed; `python program_gen.py --worker` is a worker (a
-request may name the opt levels).
+reported with its seed; `python -m relax_mlir_testing.programs --worker` is a
+worker (a request may name the opt levels), and `python -m
+relax_mlir_testing.programs SEED` prints the program of SEED.
 
-Adding an op: one `OpSpec` line in `OPS` (name, kind, numpy float64 reference,
-element types, domain needs, kinks), plus a sampler function when its shapes or
-attributes are special (see `_sample_matmul` and friends).
+The ops, their references, element types, domain needs and kinks are the op
+table's (ops.py); an op whose shapes or attributes are special also has a
+sampler here, in `SAMPLERS` (see `_sample_matmul` and friends).
 """
 
 from __future__ import annotations
@@ -83,7 +84,6 @@ import sys
 import tempfile
 import time
 import traceback
-import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -91,20 +91,31 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
+from relax_mlir_testing import references as ref
+from relax_mlir_testing.ops import (
+    ANY,
+    BINARY,
+    BOUNDED,
+    CAST,
+    COMPARE,
+    CREATE,
+    DENOMINATOR,
+    MARKER,
+    POSITIVE,
+    REDUCE,
+    SELECT,
+    SMALL,
+    TUPLE,
+    UNARY,
+    Op,
+)
+from relax_mlir_testing.ops import OPS as ALL_OPS
+from relax_mlir_testing.references import FLOATS, INTS, NUMPY_DTYPE
+
 # ============================================================================
 # Types
 # ============================================================================
 
-FLOATS = frozenset({"f16", "f32", "f64"})
-INTS = frozenset({"i32", "i64"})
-NUMERIC = FLOATS | INTS
-ANY = NUMERIC | {"i1"}
-FLOAT = FLOATS
-
-NUMPY_DTYPE: dict[str, Any] = {
-    "f16": np.float16, "f32": np.float32, "f64": np.float64,
-    "i32": np.int32, "i64": np.int64, "i1": np.bool_,
-}
 # Machine epsilon of each float type.
 EPS: dict[str, float] = {"f16": 2.0 ** -10, "f32": 2.0 ** -23, "f64": 2.0 ** -52}
 # The precision reductions accumulate in (f16 sums are expected to accumulate in f32).
@@ -201,471 +212,10 @@ def leaves(value: Any, t: Type, path: tuple[int, ...] = ()) -> Iterator[Leaf]:
 
 
 # ============================================================================
-# numpy float64 references (integers in int64, i1 as bool)
+# The op table (ops.py) as the generator sees it
 # ============================================================================
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
-
-
-def _relu(x: np.ndarray) -> np.ndarray:
-    return np.maximum(x, np.zeros((), x.dtype))
-
-
-def _divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a / b; for integers the quotient truncated toward zero, and x / 0 = 0."""
-    if np.issubdtype(np.result_type(a, b), np.integer):
-        safe = np.where(b == 0, 1, b)
-        q = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
-        return np.where(b == 0, 0, q)
-    return a / b
-
-
-def _reduction(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
-    """A reference taking the contract's attributes (axis: absent = all axes)."""
-    def reduce(x: np.ndarray, axis: Sequence[int] | None = None,
-               keepdims: bool = False) -> np.ndarray:
-        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # the mean of an empty slice is nan
-            return np.asarray(fn(x, axis=None if axis is None else tuple(axis), keepdims=keepdims))
-    return reduce
-
-
-def _permute_dims(x: np.ndarray, axes: Sequence[int] | None = None) -> np.ndarray:
-    return np.transpose(x, None if axes is None else tuple(axes))
-
-
-def _collapse_sum_to(x: np.ndarray, shape: Sequence[int]) -> np.ndarray:
-    """Sums x down to `shape`, the reverse of numpy broadcasting."""
-    shape = tuple(shape)
-    lead = x.ndim - len(shape)
-    out = x.sum(axis=tuple(range(lead))) if lead else x
-    axes = tuple(i for i, d in enumerate(shape) if d == 1 and out.shape[i] != 1)
-    return out.sum(axis=axes, keepdims=True) if axes else out
-
-
-def _identity(x: Any) -> Any:
-    return x
-
-
-_erf = np.vectorize(math.erf, otypes=[np.float64])
-
-
-def _gelu(x: np.ndarray) -> np.ndarray:
-    """The exact (erf) form."""
-    return 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))
-
-
-def _silu(x: np.ndarray) -> np.ndarray:
-    return x * _sigmoid(x)
-
-
-def _softplus(x: np.ndarray) -> np.ndarray:
-    return np.logaddexp(0.0, x)
-
-
-def _rsqrt(x: np.ndarray) -> np.ndarray:
-    return 1.0 / np.sqrt(x)
-
-
-def _leaky_relu(x: np.ndarray, alpha: float = 0.01) -> np.ndarray:
-    return np.where(x > 0, x, alpha * x)
-
-
-def _clip(x: np.ndarray, min: float, max: float) -> np.ndarray:  # noqa: A002 (attribute names)
-    """Integer tensors: the bounds rounded inward (ceil(min), floor(max))."""
-    if np.issubdtype(x.dtype, np.integer):
-        return np.clip(x, math.ceil(min), math.floor(max))
-    return np.minimum(np.maximum(x, min), max)
-
-
-def _clip_corners(x: np.ndarray, min: float, max: float) -> np.ndarray:  # noqa: A002
-    return np.stack([x - min, x - max])
-
-
-INT_RANGE = {"i32": (-2 ** 31, 2 ** 31 - 1), "i64": (-2 ** 63, 2 ** 63 - 1)}
-
-
-def _astype(x: np.ndarray, dtype: str) -> np.ndarray:
-    """numpy astype to `dtype` (interpreter form): floats round (by `storage`),
-    float -> integer truncates toward zero and saturates, -> i1 is x != 0, i1 ->
-    number is 0/1."""
-    if dtype == "i1":
-        return x != 0
-    if dtype in FLOATS:
-        return x.astype(np.float64)
-    lo, hi = INT_RANGE[dtype]
-    if x.dtype == np.float64:
-        return np.clip(np.trunc(x), float(lo), float(hi)).astype(np.int64)
-    if x.dtype == np.bool_:
-        return x.astype(np.int64)
-    return x.astype(NUMPY_DTYPE[dtype]).astype(np.int64)  # wraps (never generated)
-
-
-def _astype_jump(x: np.ndarray, dtype: str) -> Any:
-    """Where a float -> integer/i1 conversion jumps: integers other than 0
-    (truncation), 0 (!= 0). Float -> float conversions are smooth."""
-    if dtype in FLOATS:
-        return np.zeros(0)
-    if dtype == "i1":
-        return np.sign(x), np.abs(x)
-    ax = np.abs(x)
-    return np.trunc(x), np.where(ax < 1.0, 1.0 - ax, np.abs(x - np.round(x)))
-
-
-def _full(value: np.ndarray, shape: Sequence[int]) -> np.ndarray:
-    return np.broadcast_to(value, tuple(shape)).copy()
-
-
-def _full_like(x: np.ndarray, value: np.ndarray) -> np.ndarray:
-    return np.broadcast_to(value, x.shape).astype(x.dtype)
-
-
-def _compare_jump(fn: Callable[..., np.ndarray]) -> Callable[..., Any]:
-    """A comparison's kink record: its value (the side of the jump) and |a - b|."""
-    def jump(a: np.ndarray, b: np.ndarray) -> Any:
-        return fn(a, b), np.abs(np.subtract(a, b))
-    return jump
-
-
-def _reduced_axes(x: np.ndarray, axis: Sequence[int] | None) -> list[int]:
-    """The axes a reduction's `axis` attribute names, non-negative and sorted."""
-    return list(range(x.ndim)) if axis is None else sorted(a % x.ndim for a in axis)
-
-
-def _extremum_corner(top: bool) -> Callable[..., Any]:
-    """The kink record of max (top) / min: which element of each reduced group is
-    the extremum (numpy's first one on a tie), and its gap to the runner-up
-    (a tie is a corner: the gradient moves to another element there)."""
-    def corner(x: np.ndarray, axis: Sequence[int] | None = None,
-               keepdims: bool = False) -> Any:
-        red = _reduced_axes(x, axis)
-        kept = [d for d in range(x.ndim) if d not in red]
-        k = int(np.prod([x.shape[d] for d in red], dtype=np.int64))
-        y = np.transpose(x, kept + red).reshape(tuple(x.shape[d] for d in kept) + (k,))
-        side = np.argmax(y, axis=-1) if top else np.argmin(y, axis=-1)
-        if k < 2:
-            return side, np.full(side.shape, np.inf)
-        s = np.sort(y, axis=-1)
-        return side, (s[..., -1] - s[..., -2]) if top else (s[..., 1] - s[..., 0])
-    return corner
-
-
-def _cumsum(x: np.ndarray, axis: int) -> np.ndarray:
-    return np.cumsum(x, axis=axis)
-
-
-def _softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
-    if x.size == 0:
-        return x.copy()
-    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
-
-
-def _log_softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
-    if x.size == 0:
-        return x.copy()
-    s = x - np.max(x, axis=axis, keepdims=True)
-    return s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
-
-
-def _axis_terms(x: np.ndarray, *_: Any, axis: int = -1, **__: Any) -> float:
-    """Terms per result element of an op summing along `axis` (cumsum, softmax)."""
-    return float(x.shape[axis]) if x.ndim else 1.0
-
-
-def _cross_entropy_with_logits(pred: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    n = pred.shape[0] if pred.ndim >= 2 else 1
-    return np.asarray(-np.sum(pred * labels) / n)
-
-
-def _nll_valid(pred: np.ndarray, targets: np.ndarray, ignore_index: int) -> np.ndarray:
-    """The targets that count: not ignore_index and within [0, C)."""
-    classes = pred.shape[0 if pred.ndim == 1 else 1]
-    return (targets != ignore_index) & (targets >= 0) & (targets < classes)
-
-
-def _nll_loss(pred: np.ndarray, targets: np.ndarray, weights: np.ndarray | None = None,
-              reduction: str = "mean", ignore_index: int = -100) -> np.ndarray:
-    """PyTorch's nll_loss: pred (C), (N, C) or (N, C, d1..dk), targets pred's shape
-    without the class axis; a target equal to ignore_index or outside [0, C) gives
-    0 and no weight; "mean" divides by the summed weights of the counted targets."""
-    axis = 0 if pred.ndim == 1 else 1
-    classes = pred.shape[axis]
-    valid = _nll_valid(pred, targets, ignore_index)
-    safe = np.where(valid, targets, 0)
-    if classes == 0:
-        picked = np.zeros(targets.shape)
-        w = np.zeros(targets.shape)
-    else:
-        picked = np.take_along_axis(pred, np.expand_dims(safe, axis), axis=axis).squeeze(axis)
-        w = np.ones(targets.shape) if weights is None else weights[safe]
-    w = np.where(valid, w, 0.0)
-    loss = np.where(valid, -w * picked, 0.0)
-    if reduction == "none":
-        return loss
-    if reduction == "sum":
-        return np.asarray(loss.sum())
-    return np.asarray(loss.sum() / w.sum())
-
-
-def _layer_norm_axes(x: np.ndarray, axes: Sequence[int]) -> tuple[int, ...]:
-    return tuple(sorted(a % x.ndim for a in axes))
-
-
-def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, axes: Sequence[int],
-                epsilon: float = 1e-5) -> np.ndarray:
-    ax = _layer_norm_axes(x, axes)
-    if x.size == 0:
-        return x.copy()
-    mean = x.mean(axis=ax, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=ax, keepdims=True)
-    shape = [x.shape[i] if i in ax else 1 for i in range(x.ndim)]
-    return (x - mean) / np.sqrt(var + epsilon) * gamma.reshape(shape) + beta.reshape(shape)
-
-
-def _layer_norm_terms(x: np.ndarray, *_: Any, axes: Sequence[int] = (), **__: Any) -> float:
-    return float(np.prod([x.shape[a] for a in _layer_norm_axes(x, axes)]))
-
-
-def _expand_dims(x: np.ndarray, axis: Sequence[int]) -> np.ndarray:
-    return np.expand_dims(x, tuple(axis))
-
-
-def _squeeze(x: np.ndarray, axis: Sequence[int] | None = None) -> np.ndarray:
-    return np.squeeze(x, None if axis is None else tuple(axis))
-
-
-def _concat(*xs: np.ndarray, axis: int) -> np.ndarray:
-    return np.concatenate(xs, axis=axis)
-
-
-def _split(x: np.ndarray, indices_or_sections: int | Sequence[int],
-           axis: int = 0) -> tuple[np.ndarray, ...]:
-    """np.split: n equal sections, or the parts between split points (negative
-    ones count from the end; sorted so counted; points beyond the axis give empty
-    parts)."""
-    ios = indices_or_sections
-    return tuple(np.split(x, ios if isinstance(ios, int) else list(ios), axis=axis))
-
-
-def _take(x: np.ndarray, indices: np.ndarray, axis: int | None = None) -> np.ndarray:
-    """np.take; negative indices count from the end, the rest is clamped into [0, n)."""
-    if axis is None:
-        x, axis = x.reshape(-1), 0
-    n = x.shape[axis]
-    i = np.where(indices < 0, indices + n, indices)
-    return np.take(x, np.clip(i, 0, max(n - 1, 0)), axis=axis)
-
-
-def _strided_slice(x: np.ndarray, axes: Sequence[int], begin: Sequence[int],
-                   end: Sequence[int], strides: Sequence[int] | None = None) -> np.ndarray:
-    index = [slice(None)] * x.ndim
-    for k, a in enumerate(axes):
-        index[a] = slice(begin[k], end[k], strides[k] if strides is not None else 1)
-    return x[tuple(index)].copy()
-
-
-def _tile(x: np.ndarray, repeats: Sequence[int]) -> np.ndarray:
-    return np.tile(x, tuple(repeats))
-
-
-def _pad(x: np.ndarray, pad_width: Sequence[int], pad_value: float = 0.0) -> np.ndarray:
-    """New elements are pad_value in the element type (i1: pad_value != 0)."""
-    if x.ndim == 0:
-        return x.copy()
-    pairs = [(pad_width[2 * i], pad_width[2 * i + 1]) for i in range(x.ndim)]
-    value: Any = pad_value != 0 if x.dtype == np.bool_ else pad_value
-    return np.pad(x, pairs, mode="constant", constant_values=value)
-
-
-def _triu(x: np.ndarray, k: int = 0) -> np.ndarray:
-    return np.triu(x, k)
-
-
-def _tril(x: np.ndarray, k: int = 0) -> np.ndarray:
-    return np.tril(x, k)
-
-
-def _window_positions(size: int, before: int, after: int, k: int, stride: int, dilation: int,
-                      ceil_mode: bool = False) -> np.ndarray:
-    """(out, k): the input position of each window's elements along one axis (negative
-    or >= size: padding), with the output size of PyTorch (`ceil_mode`: one more
-    window when the division leaves a rest and it starts inside the input or its
-    leading padding). out is 0 when the window does not fit in the padded input."""
-    span = size + before + after - dilation * (k - 1) - 1
-    if span < 0:
-        return np.zeros((0, k), np.int64)
-    out = span // stride + 1
-    if ceil_mode and span % stride and out * stride < size + before:
-        out += 1
-    return np.arange(out)[:, None] * stride - before + np.arange(k)[None, :] * dilation
-
-
-def _conv2d(x: np.ndarray, w: np.ndarray, strides: Sequence[int] = (1, 1),
-            padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
-            groups: int = 1) -> np.ndarray:
-    """Cross-correlation of NCHW x with OIHW w ((O, C / groups, KH, KW)): output
-    channel o reads the input channels of group o // (O / groups); zero padding
-    (top, left, bottom, right)."""
-    n, c, h, wd = x.shape
-    o, cg, kh, kw = w.shape
-    top, left, bottom, right = padding
-    oh = (h + top + bottom - dilation[0] * (kh - 1) - 1) // strides[0] + 1
-    ow = (wd + left + right - dilation[1] * (kw - 1) - 1) // strides[1] + 1
-    xp = np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)))
-    xg = xp.reshape(n, groups, cg, xp.shape[2], xp.shape[3])
-    wg = w.reshape(groups, o // groups, cg, kh, kw)
-    out = np.zeros((n, groups, o // groups, oh, ow))
-    for a in range(kh):
-        for b in range(kw):
-            r0, c0 = a * dilation[0], b * dilation[1]
-            patch = xg[:, :, :, r0:r0 + (oh - 1) * strides[0] + 1:strides[0],
-                       c0:c0 + (ow - 1) * strides[1] + 1:strides[1]]
-            out += np.einsum("ngchw,goc->ngohw", patch, wg[:, :, :, a, b])
-    return out.reshape(n, o, oh, ow)
-
-
-def _conv2d_terms(x: np.ndarray, w: np.ndarray, *_: Any, **__: Any) -> float:
-    return float(w.shape[1] * w.shape[2] * w.shape[3])
-
-
-def _pool_windows(x: np.ndarray, pool_size: Sequence[int], strides: Sequence[int] | None,
-                  padding: Sequence[int], dilation: Sequence[int], ceil_mode: bool,
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The windows of a pooling op: values (N, C, OH, OW, KH * KW) in row-major
-    window order, which of them are inside the input (OH, OW, KH * KW), and the
-    row and column positions ((OH, KH), (OW, KW))."""
-    n, c, h, w = x.shape
-    s = tuple(strides) if strides is not None else tuple(pool_size)
-    rows = _window_positions(h, padding[0], padding[2], pool_size[0], s[0], dilation[0],
-                             ceil_mode)
-    cols = _window_positions(w, padding[1], padding[3], pool_size[1], s[1], dilation[1],
-                             ceil_mode)
-    (oh, kh), (ow, kw) = rows.shape, cols.shape
-    rin, cin = (rows >= 0) & (rows < h), (cols >= 0) & (cols < w)
-    if h and w:
-        rc, cc = np.clip(rows, 0, h - 1), np.clip(cols, 0, w - 1)
-        vals = x[:, :, rc[:, :, None, None], cc[None, None, :, :]]  # (N, C, OH, KH, OW, KW)
-    else:
-        vals = np.zeros((n, c, oh, kh, ow, kw))
-    vals = vals.transpose(0, 1, 2, 4, 3, 5).reshape(n, c, oh, ow, kh * kw)
-    mask = (rin[:, None, :, None] & cin[None, :, None, :]).reshape(oh, ow, kh * kw)
-    return vals, mask, rows, cols
-
-
-def _max_pool2d(x: np.ndarray, pool_size: Sequence[int], strides: Sequence[int] | None = None,
-                padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
-                ceil_mode: bool = False) -> np.ndarray:
-    """The maximum of each window's elements inside the input (padding never wins;
-    a window of only padding gives -inf)."""
-    vals, mask, _, _ = _pool_windows(x, pool_size, strides, padding, dilation, ceil_mode)
-    return np.where(mask, vals, -np.inf).max(axis=-1)
-
-
-def _max_pool2d_corner(x: np.ndarray, pool_size: Sequence[int],
-                       strides: Sequence[int] | None = None,
-                       padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
-                       ceil_mode: bool = False) -> Any:
-    """Which element of each window is its first maximum (row-major window order:
-    the one the gradient goes to), and its gap to the runner-up (a tie is a corner)."""
-    vals, mask, _, _ = _pool_windows(x, pool_size, strides, padding, dilation, ceil_mode)
-    y = np.where(mask, vals, -np.inf)
-    side = np.argmax(y, axis=-1)
-    if y.shape[-1] < 2:
-        return side, np.full(side.shape, np.inf)
-    s = np.sort(y, axis=-1)
-    return side, s[..., -1] - s[..., -2]
-
-
-def _avg_pool2d(x: np.ndarray, pool_size: Sequence[int], strides: Sequence[int] | None = None,
-                padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
-                ceil_mode: bool = False, count_include_pad: bool = False) -> np.ndarray:
-    """The sum of each window's elements inside the input over the divisor: how
-    many of its positions are inside the input, or with count_include_pad inside
-    the padded bounds [-top, H + bottom) x [-left, W + right) (not the positions
-    beyond them that ceil_mode adds)."""
-    h, w = x.shape[2:]
-    vals, mask, rows, cols = _pool_windows(x, pool_size, strides, padding, dilation, ceil_mode)
-    if count_include_pad:
-        rn = ((rows >= -padding[0]) & (rows < h + padding[2])).sum(axis=1)
-        cn = ((cols >= -padding[1]) & (cols < w + padding[3])).sum(axis=1)
-    else:
-        rn = ((rows >= 0) & (rows < h)).sum(axis=1)
-        cn = ((cols >= 0) & (cols < w)).sum(axis=1)
-    return np.where(mask, vals, 0.0).sum(axis=-1) / (rn[:, None] * cn[None, :])
-
-
-def _pool_terms(x: np.ndarray, pool_size: Sequence[int], *_: Any, **__: Any) -> float:
-    return float(pool_size[0] * pool_size[1])
-
-
-# ============================================================================
-# The op table
-# ============================================================================
-
-# Kinds: how operands are picked by default and how the result type follows.
-UNARY = "unary"        # (x) -> type of x
-BINARY = "binary"      # (a, b) numpy broadcasting -> element type of a
-COMPARE = "compare"    # (a, b) numpy broadcasting -> i1
-SELECT = "select"      # (cond i1, a, b) broadcasting -> element type of a
-REDUCE = "reduce"      # (x) {axis, keepdims}
-SHAPED = "shaped"      # (x) -> the shape the sampler chose, passed to the reference as shape=
-CREATE = "create"      # () -> the type the sampler chose, passed to the reference as shape=
-CUSTOM = "custom"      # a sampler chooses everything; result type from the reference's value
-CAST = "cast"          # (x) -> the element type the sampler chose (the reference gets dtype=)
-TUPLE = "tuple"        # tuple construction and access
-MARKER = "marker"      # checkpoint markers (identities)
-
-# Kinds whose ops compute no rounded arithmetic (their float results are exact).
-EXACT_KINDS = frozenset({SHAPED, CREATE, TUPLE, MARKER, SELECT})
-
-# Domain needs of an operand (see `NEEDS` for the predicate and the wrapper).
-POSITIVE = "positive"        # float operand >= 0.1 (log)
-BOUNDED = "bounded"          # float operand within [-3, 3] (exp)
-SMALL = "small"              # float operand within [-1.2, 1.2] (tan)
-DENOMINATOR = "denominator"  # float |x| >= 0.25; integer: nonzero unless x / 0 is allowed
-
-Sampler = Callable[["_Generator", "OpSpec"], Optional["Call"]]
-
-
-@dataclass(frozen=True)
-class OpSpec:
-    """One op of the dialect, as the generator and the interpreter see it.
-
-    name: the op is `relax.<name>`. kind: one of the kinds above. ref: numpy float64
-    reference, called as ref(*operand_values, **attributes) (plus shape= for SHAPED
-    and CREATE, dtype= for CAST). dtypes: element types its (data) operands may
-    have. needs: a domain need per operand (None: any value). corner / jump: called
-    like ref on float operands, the kinks where the op is continuous but not
-    differentiable (corner) or where its value jumps (jump): either the signed
-    distance d of the operands to a kink (zero is the kink; d > 0 is the side), or
-    a pair (side, distance) of arrays when one sign bit cannot tell the sides
-    apart (equal, truncation). exact: the op rounds nothing (default from the
-    kind). weight: how often the generator picks it. sample: a sampler for special
-    shapes/attributes (default: by kind). grad_from: the operands whose values the
-    result depends on differentiably (default all; zeros_like reads only a type).
-    terms: called like ref, the number of terms summed into each result element,
-    for the forward tolerance (default: operand elements per result element, right
-    for reductions; cumsum and softmax sum along an axis of a same-size result).
-    """
-
-    name: str
-    kind: str
-    ref: Callable[..., Any]
-    dtypes: frozenset[str] = FLOAT
-    needs: tuple[str | None, ...] = ()
-    corner: Callable[..., np.ndarray] | None = None
-    jump: Callable[..., np.ndarray] | None = None
-    exact: bool | None = None
-    weight: float = 1.0
-    sample: Sampler | None = None
-    grad_from: tuple[int, ...] | None = None
-    terms: Callable[..., float] | None = None
-
-    @property
-    def is_exact(self) -> bool:
-        return self.exact if self.exact is not None else self.kind in EXACT_KINDS
+Sampler = Callable[["_Generator", Op], Optional["Call"]]
 
 
 @dataclass
@@ -681,127 +231,6 @@ class Call:
     # Called with the bound result (e.g. reads a split's fields back).
     then: Callable[[_Generator, Val], None] | None = None
 
-
-# The samplers the table refers to are defined below (section "Samplers"); the
-# table is built at the end of this module's definitions by `_build_table`.
-def _build_table() -> dict[str, OpSpec]:
-    specs = [
-        OpSpec("negative", UNARY, np.negative, NUMERIC, exact=True),
-        OpSpec("exp", UNARY, np.exp, FLOAT, needs=(BOUNDED,)),
-        OpSpec("log", UNARY, np.log, FLOAT, needs=(POSITIVE,)),
-        OpSpec("tanh", UNARY, np.tanh, FLOAT),
-        OpSpec("sigmoid", UNARY, _sigmoid, FLOAT),
-        OpSpec("relu", UNARY, _relu, NUMERIC, corner=lambda x: x, exact=True),
-        OpSpec("add", BINARY, np.add, NUMERIC, weight=1.5),
-        OpSpec("subtract", BINARY, np.subtract, NUMERIC),
-        OpSpec("multiply", BINARY, np.multiply, NUMERIC, weight=1.5),
-        OpSpec("divide", BINARY, _divide, NUMERIC, needs=(None, DENOMINATOR)),
-        OpSpec("greater", COMPARE, np.greater, ANY, jump=_compare_jump(np.greater),
-               weight=0.6),
-        OpSpec("where", SELECT, np.where, ANY),
-        OpSpec("sum", REDUCE, _reduction(np.sum), NUMERIC),
-        OpSpec("mean", REDUCE, _reduction(np.mean), FLOAT),
-        OpSpec("matmul", CUSTOM, np.matmul, NUMERIC, weight=1.5, sample=_sample_matmul),
-        OpSpec("permute_dims", CUSTOM, _permute_dims, ANY, exact=True, sample=_sample_permute_dims),
-        OpSpec("reshape", SHAPED, np.reshape, ANY, sample=_sample_reshape),
-        OpSpec("broadcast_to", SHAPED, np.broadcast_to, ANY, sample=_sample_broadcast_to),
-        OpSpec("collapse_sum_to", SHAPED, _collapse_sum_to, NUMERIC, exact=False,
-               sample=_sample_collapse_sum_to),
-        OpSpec("zeros", CREATE, np.zeros, ANY, weight=0.25),
-        OpSpec("ones", CREATE, np.ones, ANY, weight=0.25),
-        OpSpec("tuple", TUPLE, lambda *fields: tuple(fields), ANY, weight=0.7,
-               sample=_sample_tuple),
-        OpSpec("tuple_get_item", TUPLE, lambda t, index: t[index], ANY, weight=0.7,
-               sample=_sample_tuple_get_item),
-        OpSpec("start_checkpoint", MARKER, _identity, ANY, weight=1.5,
-               sample=_sample_start_checkpoint),
-        OpSpec("end_checkpoint", MARKER, _identity, ANY, weight=1.5,
-               sample=_sample_end_checkpoint),
-        # Elementwise unary.
-        OpSpec("sqrt", UNARY, np.sqrt, FLOAT, needs=(POSITIVE,), weight=0.5),
-        OpSpec("rsqrt", UNARY, _rsqrt, FLOAT, needs=(POSITIVE,), weight=0.5),
-        OpSpec("sin", UNARY, np.sin, FLOAT, weight=0.5),
-        OpSpec("cos", UNARY, np.cos, FLOAT, weight=0.5),
-        OpSpec("tan", UNARY, np.tan, FLOAT, needs=(SMALL,), weight=0.5),
-        OpSpec("erf", UNARY, _erf, FLOAT, weight=0.5),
-        OpSpec("silu", UNARY, _silu, FLOAT, weight=0.5),
-        OpSpec("gelu", UNARY, _gelu, FLOAT, weight=0.5),
-        OpSpec("softplus", UNARY, _softplus, FLOAT, weight=0.5),
-        OpSpec("leaky_relu", UNARY, _leaky_relu, FLOAT, corner=lambda x, alpha=0.01: x,
-               weight=0.6, sample=_sample_leaky_relu),
-        OpSpec("abs", UNARY, np.abs, NUMERIC, corner=lambda x: x, exact=True, weight=0.6),
-        OpSpec("square", UNARY, np.square, NUMERIC, weight=0.6),
-        OpSpec("clip", UNARY, _clip, NUMERIC, corner=_clip_corners, exact=True, weight=0.8,
-               sample=_sample_clip),
-        OpSpec("astype", CAST, _astype, ANY, jump=_astype_jump, exact=False, weight=2.0,
-               sample=_sample_astype),
-        # Elementwise binary.
-        OpSpec("power", BINARY, np.power, FLOAT, needs=(POSITIVE, BOUNDED), weight=0.7),
-        OpSpec("maximum", BINARY, np.maximum, NUMERIC, corner=np.subtract, exact=True,
-               weight=0.7),
-        OpSpec("minimum", BINARY, np.minimum, NUMERIC, corner=np.subtract, exact=True,
-               weight=0.7),
-        OpSpec("equal", COMPARE, np.equal, ANY, jump=_compare_jump(np.equal), weight=0.4),
-        OpSpec("not_equal", COMPARE, np.not_equal, ANY, jump=_compare_jump(np.not_equal),
-               weight=0.4),
-        OpSpec("greater_equal", COMPARE, np.greater_equal, ANY,
-               jump=_compare_jump(np.greater_equal), weight=0.4),
-        OpSpec("less", COMPARE, np.less, ANY, jump=_compare_jump(np.less), weight=0.4),
-        OpSpec("less_equal", COMPARE, np.less_equal, ANY, jump=_compare_jump(np.less_equal),
-               weight=0.4),
-        # Creation from a 0-d value or another tensor's type.
-        OpSpec("full", CREATE, _full, ANY, weight=0.3, sample=_sample_full),
-        OpSpec("zeros_like", UNARY, np.zeros_like, ANY, exact=True, weight=0.3, grad_from=()),
-        OpSpec("ones_like", UNARY, np.ones_like, ANY, exact=True, weight=0.3, grad_from=()),
-        OpSpec("full_like", CUSTOM, _full_like, ANY, exact=True, weight=0.3, grad_from=(1,),
-               sample=_sample_full_like),
-        # Reductions (variance: population; max/min: no size-0 reduced axis, ties are corners).
-        OpSpec("variance", REDUCE, _reduction(np.var), FLOAT, weight=0.6),
-        OpSpec("max", REDUCE, _reduction(np.max), NUMERIC, corner=_extremum_corner(True),
-               exact=True, weight=0.6, sample=_sample_extremum),
-        OpSpec("min", REDUCE, _reduction(np.min), NUMERIC, corner=_extremum_corner(False),
-               exact=True, weight=0.6, sample=_sample_extremum),
-        OpSpec("prod", REDUCE, _reduction(np.prod), NUMERIC, weight=0.6, sample=_sample_prod),
-        OpSpec("cumsum", CUSTOM, _cumsum, NUMERIC, weight=0.6, sample=_sample_cumsum,
-               terms=_axis_terms),
-        # Neural network.
-        OpSpec("softmax", CUSTOM, _softmax, FLOAT, weight=0.5, sample=_sample_softmax,
-               terms=_axis_terms),
-        OpSpec("log_softmax", CUSTOM, _log_softmax, FLOAT, weight=0.5, sample=_sample_softmax,
-               terms=_axis_terms),
-        OpSpec("cross_entropy_with_logits", CUSTOM, _cross_entropy_with_logits, FLOAT,
-               weight=0.4, sample=_sample_cross_entropy),
-        OpSpec("nll_loss", CUSTOM, _nll_loss, FLOAT, weight=0.6, sample=_sample_nll_loss,
-               grad_from=(0, 2)),
-        OpSpec("layer_norm", CUSTOM, _layer_norm, FLOAT, weight=0.5, sample=_sample_layer_norm,
-               terms=_layer_norm_terms),
-        # Shape manipulation (exact: they move or fill values).
-        OpSpec("expand_dims", CUSTOM, _expand_dims, ANY, exact=True, weight=0.4,
-               sample=_sample_expand_dims),
-        OpSpec("squeeze", CUSTOM, _squeeze, ANY, exact=True, weight=0.4, sample=_sample_squeeze),
-        OpSpec("flatten", CUSTOM, np.ravel, ANY, exact=True, weight=0.3, sample=_sample_any),
-        OpSpec("concat", CUSTOM, _concat, ANY, exact=True, weight=0.5, sample=_sample_concat),
-        OpSpec("split", CUSTOM, _split, ANY, exact=True, weight=0.6, sample=_sample_split),
-        OpSpec("take", CUSTOM, _take, ANY, exact=True, weight=0.6, sample=_sample_take),
-        OpSpec("strided_slice", CUSTOM, _strided_slice, ANY, exact=True, weight=0.6,
-               sample=_sample_strided_slice),
-        OpSpec("tile", CUSTOM, _tile, ANY, exact=True, weight=0.4, sample=_sample_tile),
-        OpSpec("pad", CUSTOM, _pad, ANY, exact=True, weight=0.4, sample=_sample_pad),
-        OpSpec("triu", CUSTOM, _triu, ANY, exact=True, weight=0.3, sample=_sample_triangle),
-        OpSpec("tril", CUSTOM, _tril, ANY, exact=True, weight=0.3, sample=_sample_triangle),
-        # Convolution and pooling (NCHW; max_pool2d: ties in a window are corners).
-        OpSpec("conv2d", CUSTOM, _conv2d, FLOAT, weight=0.9, sample=_sample_conv2d,
-               terms=_conv2d_terms),
-        OpSpec("max_pool2d", CUSTOM, _max_pool2d, FLOAT, corner=_max_pool2d_corner, exact=True,
-               weight=0.45, sample=_sample_pool2d),
-        OpSpec("avg_pool2d", CUSTOM, _avg_pool2d, FLOAT, weight=0.45, sample=_sample_pool2d,
-               terms=_pool_terms),
-    ]
-    return {s.name: s for s in specs}
-
-
-# Relax ops that are structure, not bindings: the generator writes them itself.
-STRUCTURAL = frozenset({"dataflow", "output"})
 
 COMPARISONS = ("greater", "greater_equal", "less", "less_equal", "equal", "not_equal")
 
@@ -985,7 +414,7 @@ class Trace:
     scale: float        # the largest magnitude of any float value computed
 
 
-def apply_op(spec: OpSpec, values: Sequence[Any], attrs: dict[str, Any], rtype: Type,
+def apply_op(spec: Op, values: Sequence[Any], attrs: dict[str, Any], rtype: Type,
              jitter: np.random.Generator | None = None, ulps: float = 0.0) -> Any:
     """One op on interpreter values; float results rounded to their type. With
     `jitter`, every rounding op perturbs its result by up to `ulps` times eps of its
@@ -1009,14 +438,11 @@ def apply_op(spec: OpSpec, values: Sequence[Any], attrs: dict[str, Any], rtype: 
     return value
 
 
-def ref_kwargs(spec: OpSpec, attrs: dict[str, Any], rtype: Type) -> dict[str, Any]:
+def ref_kwargs(spec: Op, attrs: dict[str, Any], rtype: Type) -> dict[str, Any]:
     """The keyword arguments of spec's reference (and kink functions)."""
-    kwargs = dict(attrs)
-    if spec.kind in (SHAPED, CREATE):
-        kwargs["shape"] = rtype.shape
-    elif spec.kind == CAST:
-        kwargs["dtype"] = rtype.dtype
-    return kwargs
+    if isinstance(rtype, TupleType):
+        return spec.reference_kwargs(attrs, None, None)
+    return spec.reference_kwargs(attrs, rtype.shape, rtype.dtype)
 
 
 def _perturb(a: np.ndarray, gen: np.random.Generator, rel: float) -> np.ndarray:
@@ -1232,7 +658,7 @@ class _Generator:
             return self.choice(cands, w)
         return None
 
-    def pick_dtype(self, spec: OpSpec) -> str:
+    def pick_dtype(self, spec: Op) -> str:
         """An element type `spec` accepts in this program (mostly the float type;
         other float types once astype made values of them)."""
         allowed = [d for d in [self.dtype] + self.int_dtypes + ["i1"] + self.other_floats
@@ -1377,7 +803,7 @@ class _Generator:
             return value.size == 0 or int(np.max(np.abs(value))) <= INT_LIMIT
         return True
 
-    def finish(self, spec: OpSpec, call: Call, check: bool = True) -> Val | None:
+    def finish(self, spec: Op, call: Call, check: bool = True) -> Val | None:
         """Evaluates a sampled call and, when its value is acceptable, binds it."""
         ops = call.operands
         values = [v.value for v in ops]
@@ -1419,7 +845,7 @@ class _Generator:
         self.note(rtype)
         return v
 
-    def infer_type(self, spec: OpSpec, ops: list[Val], values: list[Any],
+    def infer_type(self, spec: Op, ops: list[Val], values: list[Any],
                    attrs: dict[str, Any]) -> Type:
         """The result type, from the reference's value on the operand values."""
         if spec.kind == TUPLE and spec.name == "tuple":
@@ -1458,8 +884,8 @@ class _Generator:
         w = self.viewed(wrap(self, v))
         return w if ok(self, w) else wrap(self, w)
 
-    def try_op(self, spec: OpSpec) -> Val | None:
-        sampler = spec.sample or DEFAULT_SAMPLERS[spec.kind]
+    def try_op(self, spec: Op) -> Val | None:
+        sampler = SAMPLERS.get(spec.name) or DEFAULT_SAMPLERS[spec.kind]
         call = sampler(self, spec)
         if call is None:
             return None
@@ -1518,7 +944,7 @@ class _Generator:
                           self.features)
         return program
 
-    def weight(self, spec: OpSpec) -> float:
+    def weight(self, spec: Op) -> float:
         if spec.kind == MARKER and not self.use_checkpoints:
             return 0.0
         if spec.name == "end_checkpoint" and self.open_segments == 0:
@@ -1999,7 +1425,7 @@ def _fits(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     return _broadcasts(a, b) is not None
 
 
-def _sample_unary(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_unary(g: _Generator, spec: Op) -> Call | None:
     dtype = g.pick_dtype(spec)
     v = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
     assert v is not None
@@ -2031,7 +1457,7 @@ def _pick_partner(g: _Generator, a: Val, *others: tuple[int, ...]) -> Val:
     return g.fresh(TensorType(shape, a.type.dtype))
 
 
-def _sample_binary(g: _Generator, spec: OpSpec, dtype: str | None = None) -> Call | None:
+def _sample_binary(g: _Generator, spec: Op, dtype: str | None = None) -> Call | None:
     dtype = dtype or g.pick_dtype(spec)
     if dtype == "i1" and spec.kind != COMPARE:
         return None
@@ -2046,7 +1472,7 @@ def _sample_binary(g: _Generator, spec: OpSpec, dtype: str | None = None) -> Cal
     return Call(ops)
 
 
-def _sample_select(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_select(g: _Generator, spec: Op) -> Call | None:
     cond = g.pick(_tensor(lambda t: t.dtype == "i1"))
     if cond is None or g.chance(0.3):
         cond = g.try_op(OPS[g.choice(COMPARISONS)])
@@ -2060,7 +1486,7 @@ def _sample_select(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([cond, a, b] if g.chance(0.5) else [cond, b, a])
 
 
-def _sample_reduce(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_reduce(g: _Generator, spec: Op) -> Call | None:
     dtype = g.pick_dtype(spec)
     if dtype == "i1":
         return None
@@ -2090,11 +1516,11 @@ def _sample_reduce(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x], attrs, focus=0.7 if rank == 0 or attrs.get("axis") == [] else 0.3)
 
 
-def _sample_create(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_create(g: _Generator, spec: Op) -> Call | None:
     return Call([], {}, TensorType(g.shape(), g.pick_dtype(spec)))
 
 
-def _sample_compare(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_compare(g: _Generator, spec: Op) -> Call | None:
     """Numeric operands, or i1 ones (compared unsigned: False < True)."""
     call = _sample_binary(g, spec, "i1" if g.chance(0.1) else None)
     if call is not None and call.operands[0].type.dtype == "i1":
@@ -2105,7 +1531,7 @@ def _sample_compare(g: _Generator, spec: OpSpec) -> Call | None:
     return call
 
 
-def _sample_matmul(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_matmul(g: _Generator, spec: Op) -> Call | None:
     dtype = g.pick_dtype(spec)
     if dtype == "i1":
         return None
@@ -2136,7 +1562,7 @@ def _sample_matmul(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([a, b])
 
 
-def _sample_permute_dims(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_permute_dims(g: _Generator, spec: Op) -> Call | None:
     dtype = g.pick_dtype(spec)
     x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
     assert x is not None
@@ -2172,14 +1598,14 @@ def _factor_shape(g: _Generator, n: int) -> tuple[int, ...]:
     return tuple(dims)
 
 
-def _sample_reshape(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_reshape(g: _Generator, spec: Op) -> Call | None:
     dtype = g.pick_dtype(spec)
     x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
     assert x is not None
     return Call([x], {}, TensorType(_factor_shape(g, x.type.numel), dtype))
 
 
-def _sample_broadcast_to(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_broadcast_to(g: _Generator, spec: Op) -> Call | None:
     dtype = g.pick_dtype(spec)
     x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(3), dtype))
     assert x is not None
@@ -2189,7 +1615,7 @@ def _sample_broadcast_to(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x], {}, TensorType(tuple(s), dtype))
 
 
-def _sample_collapse_sum_to(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_collapse_sum_to(g: _Generator, spec: Op) -> Call | None:
     dtype = g.pick_dtype(spec)
     if dtype == "i1":
         return None
@@ -2200,7 +1626,7 @@ def _sample_collapse_sum_to(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x], {}, TensorType(s, dtype))
 
 
-def _sample_tuple(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_tuple(g: _Generator, spec: Op) -> Call | None:
     fields = []
     for _ in range(int(g.rng.integers(1, 4))):
         v = g.pick(lambda v: True, tuples=g.chance(0.3))
@@ -2212,7 +1638,7 @@ def _sample_tuple(g: _Generator, spec: OpSpec) -> Call | None:
     return Call(fields, place="before" if glue and g.chance(0.4) else "inside")
 
 
-def _sample_tuple_get_item(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_tuple_get_item(g: _Generator, spec: Op) -> Call | None:
     t = g.pick(lambda v: isinstance(v.type, TupleType), tuples=True)
     if t is None:
         t = g.try_op(OPS["tuple"])
@@ -2223,7 +1649,7 @@ def _sample_tuple_get_item(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([t], {"index": index}, place="before" if glue and g.chance(0.5) else "inside")
 
 
-def _sample_start_checkpoint(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_start_checkpoint(g: _Generator, spec: Op) -> Call | None:
     if g.open_segments >= 2:
         return None
     v = g.pick(lambda v: v.active and (isinstance(v.type, TensorType) or g.chance(0.3)),
@@ -2233,7 +1659,7 @@ def _sample_start_checkpoint(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([v])
 
 
-def _sample_end_checkpoint(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_end_checkpoint(g: _Generator, spec: Op) -> Call | None:
     deep = [v for v in g.pool if v.depth > 0]
     if not deep:
         # A stray end marker outside any segment.
@@ -2243,7 +1669,7 @@ def _sample_end_checkpoint(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([v])
 
 
-def _sample_leaky_relu(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_leaky_relu(g: _Generator, spec: Op) -> Call | None:
     call = _sample_unary(g, spec)
     alpha = g.choice([None, 0.01, 0.1, 0.2, 0.5, 0.0, 1.5], [3, 1, 1, 1, 1, 0.5, 0.5])
     if alpha is not None:
@@ -2251,7 +1677,7 @@ def _sample_leaky_relu(g: _Generator, spec: OpSpec) -> Call | None:
     return call
 
 
-def _sample_clip(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_clip(g: _Generator, spec: Op) -> Call | None:
     """Bounds around the operand's values (some elements clipped at either end
     or none); for integers sometimes fractional (rounded inward by the op)."""
     dtype = g.pick_dtype(spec)
@@ -2283,7 +1709,7 @@ def _cast_feature(src: str, dst: str) -> str:
     return f"astype-{kind(src)}-{kind(dst)}"
 
 
-def _sample_astype(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_astype(g: _Generator, spec: Op) -> Call | None:
     """A conversion from any element type in the program to any element type."""
     srcs = [g.dtype] + g.int_dtypes + ["i1"] + g.other_floats
     src = str(g.choice(srcs, [2.5 if d == g.dtype else 1.2 if d in FLOATS else 1.5 for d in srcs]))
@@ -2313,12 +1739,12 @@ def _scalar_operand(g: _Generator, dtype: str) -> Val:
     return v
 
 
-def _sample_full(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_full(g: _Generator, spec: Op) -> Call | None:
     dtype = g.pick_dtype(spec)
     return Call([_scalar_operand(g, dtype)], {}, TensorType(g.shape(), dtype))
 
 
-def _sample_full_like(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_full_like(g: _Generator, spec: Op) -> Call | None:
     dtype = g.pick_dtype(spec)
     x = g.pick(_tensor(lambda t: t.dtype == dtype), TensorType(g.shape(), dtype))
     assert x is not None
@@ -2327,7 +1753,7 @@ def _sample_full_like(g: _Generator, spec: OpSpec) -> Call | None:
 
 # -- reductions, neural network and shape ops ---------------------------------------
 
-def _operand(g: _Generator, spec: OpSpec, ok: Callable[[TensorType], bool] = lambda t: True,
+def _operand(g: _Generator, spec: Op, ok: Callable[[TensorType], bool] = lambda t: True,
              max_rank: int = 5, dtype: str | None = None) -> Val | None:
     """A pool value (or a fresh one) of an element type `spec` accepts whose type
     satisfies `ok`; None when no fresh shape of rank <= max_rank does."""
@@ -2355,7 +1781,7 @@ def _random_axis(g: _Generator, rank: int) -> int:
     return _random_axes(g, rank, 1)[0]
 
 
-def _sample_extremum(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_extremum(g: _Generator, spec: Op) -> Call | None:
     """A reduction whose reduced axes are all non-empty (max/min have no identity)."""
     call = _sample_reduce(g, spec)
     if call is None:
@@ -2370,7 +1796,7 @@ def _sample_extremum(g: _Generator, spec: OpSpec) -> Call | None:
     return call
 
 
-def _sample_prod(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_prod(g: _Generator, spec: Op) -> Call | None:
     """A product whose magnitude stays bounded: float operands beyond it go through
     tanh; integer products beyond INT_LIMIT are not generated."""
     call = _sample_reduce(g, spec)
@@ -2387,7 +1813,7 @@ def _sample_prod(g: _Generator, spec: OpSpec) -> Call | None:
     return call
 
 
-def _sample_cumsum(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_cumsum(g: _Generator, spec: Op) -> Call | None:
     dtype = g.pick_dtype(spec)
     if dtype == "i1":
         return None
@@ -2397,14 +1823,14 @@ def _sample_cumsum(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x], {"axis": _random_axis(g, x.type.rank)})
 
 
-def _sample_softmax(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_softmax(g: _Generator, spec: Op) -> Call | None:
     x = _operand(g, spec, lambda t: t.rank >= 1)
     if x is None:
         return None
     return Call([x], {} if g.chance(0.3) else {"axis": _random_axis(g, x.type.rank)})
 
 
-def _sample_cross_entropy(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_cross_entropy(g: _Generator, spec: Op) -> Call | None:
     """pred and labels of one type (a 0-d result; N = shape[0] for rank >= 2)."""
     x = _operand(g, spec, lambda t: t.rank < 2 or t.shape[0] > 0, max_rank=4)
     if x is None:
@@ -2415,7 +1841,7 @@ def _sample_cross_entropy(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x, labels] if g.chance(0.8) else [labels, x])
 
 
-def _sample_nll_loss(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_nll_loss(g: _Generator, spec: Op) -> Call | None:
     """pred (C), (N, C) or (N, C, d...); targets (a fresh integer parameter or
     constant) mostly in [0, C), with some ignore_index and some out-of-range values;
     optional weights (C), positive where "mean" divides by their sum."""
@@ -2446,7 +1872,7 @@ def _sample_nll_loss(g: _Generator, spec: OpSpec) -> Call | None:
         if g.chance(0.3):
             flat[int(g.rng.integers(0, n))] = int(g.choice([-1, -3, classes, classes + 2]))
             g.features.add("nll-out-of-range")
-        if reduction in (None, "mean") and not np.any(_nll_valid(pred.value, t, ignore)):
+        if reduction in (None, "mean") and not np.any(ref.nll_valid(pred.value, t, ignore)):
             if classes == 0:
                 return None  # the mean of no targets is 0 / 0
             flat[0] = 0 if ignore != 0 else classes - 1
@@ -2469,7 +1895,7 @@ def _sample_nll_loss(g: _Generator, spec: OpSpec) -> Call | None:
     return Call(ops, attrs)
 
 
-def _sample_layer_norm(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_layer_norm(g: _Generator, spec: Op) -> Call | None:
     """axes a non-empty subset; gamma/beta of x's shape at the sorted axes; epsilon
     large where a group's variance is small (near var ~ epsilon the result bends
     sharply and finite differences get noisy)."""
@@ -2497,12 +1923,12 @@ def _sample_layer_norm(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x] + params, attrs)
 
 
-def _sample_any(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_any(g: _Generator, spec: Op) -> Call | None:
     x = _operand(g, spec)
     return None if x is None else Call([x])
 
 
-def _sample_expand_dims(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_expand_dims(g: _Generator, spec: Op) -> Call | None:
     x = _operand(g, spec, max_rank=4)
     if x is None:
         return None
@@ -2510,7 +1936,7 @@ def _sample_expand_dims(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x], {"axis": _random_axes(g, x.type.rank + k, k)})
 
 
-def _sample_squeeze(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_squeeze(g: _Generator, spec: Op) -> Call | None:
     ones_wanted = g.chance(0.8)
     x = _operand(g, spec, lambda t: 1 in t.shape or not ones_wanted)
     if x is None:
@@ -2523,7 +1949,7 @@ def _sample_squeeze(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x], {"axis": [a - x.type.rank if g.chance(0.3) else a for a in chosen]})
 
 
-def _sample_concat(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_concat(g: _Generator, spec: Op) -> Call | None:
     x = _operand(g, spec, lambda t: t.rank >= 1)
     if x is None:
         return None
@@ -2556,7 +1982,7 @@ def _read_fields(g: _Generator, tv: Val) -> None:
             g.focus = v
 
 
-def _sample_split(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_split(g: _Generator, spec: Op) -> Call | None:
     x = _operand(g, spec, lambda t: t.rank >= 1)
     if x is None:
         return None
@@ -2585,12 +2011,12 @@ def _sample_split(g: _Generator, spec: OpSpec) -> Call | None:
             g.features.add("split-negative")
         g.features.add("split-points")
     attrs = {"indices_or_sections": attrs.pop("indices_or_sections"), **attrs}
-    parts = _split(x.value, **attrs)
+    parts = ref.split(x.value, **attrs)
     rtype = TupleType(tuple(TensorType(p.shape, x.type.dtype) for p in parts))
     return Call([x], attrs, rtype, then=_read_fields, focus=0.0)
 
 
-def _sample_take(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_take(g: _Generator, spec: Op) -> Call | None:
     """Indices from the pool (any integers: clamped) or fresh, in [-n - 2, n + 2)
     with a repeat; without `axis` x is flattened."""
     x = _operand(g, spec, max_rank=4)
@@ -2621,7 +2047,7 @@ def _sample_take(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x, idx], attrs)
 
 
-def _sample_strided_slice(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_strided_slice(g: _Generator, spec: Op) -> Call | None:
     """numpy slices of some axes: begin/end anywhere in [-n - 2, n + 2] (clamped),
     strides +-1..3 (mostly ordered so that the slice is not empty)."""
     x = _operand(g, spec)
@@ -2648,7 +2074,7 @@ def _sample_strided_slice(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x], attrs)
 
 
-def _sample_tile(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_tile(g: _Generator, spec: Op) -> Call | None:
     x = _operand(g, spec, lambda t: t.numel <= 24, max_rank=4)
     if x is None:
         return None
@@ -2657,7 +2083,7 @@ def _sample_tile(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x], {"repeats": repeats})
 
 
-def _sample_pad(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_pad(g: _Generator, spec: Op) -> Call | None:
     x = _operand(g, spec)
     if x is None:
         return None
@@ -2672,7 +2098,7 @@ def _sample_pad(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x], attrs)
 
 
-def _sample_triangle(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_triangle(g: _Generator, spec: Op) -> Call | None:
     x = _operand(g, spec, lambda t: t.rank >= 2)
     if x is None:
         return None
@@ -2697,7 +2123,7 @@ def _nchw_shape(g: _Generator, numel: int) -> tuple[int, ...]:
     return tuple(dims)
 
 
-def _nchw_operand(g: _Generator, spec: OpSpec, channels: int = 1) -> Val | None:
+def _nchw_operand(g: _Generator, spec: Op, channels: int = 1) -> Val | None:
     """A 4-d (N, C, H, W) operand with C a multiple of `channels`: a 4-d pool
     value, another pool value reshaped to 4-d (so that the op reads what the
     program computed), or a fresh one (sometimes with a 0-size dim in programs
@@ -2753,7 +2179,7 @@ def _narrow(size: int, before: int, after: int, k: int, stride: int,
     return k, max(stride, span + 1) if span >= 0 else stride
 
 
-def _sample_conv2d(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_conv2d(g: _Generator, spec: Op) -> Call | None:
     """x (N, C, H, W) and w (O, C / groups, KH, KW) of one float type; groups a
     divisor of C (O a multiple of it); strides 1-3, dilation 1-2, padding 0-2
     (top, left, bottom, right); the result at most max_numel elements and
@@ -2809,7 +2235,7 @@ def _sample_conv2d(g: _Generator, spec: OpSpec) -> Call | None:
     return Call([x, wv], attrs)
 
 
-def _sample_pool2d(g: _Generator, spec: OpSpec) -> Call | None:
+def _sample_pool2d(g: _Generator, spec: Op) -> Call | None:
     """pool_size 1-3; strides (absent: pool_size) 1-3; dilation 1-2; padding at most
     half the window (its extent with dilation); ceil_mode; for avg_pool2d
     count_include_pad; a third of the time 1 wide along H or W or both (`_narrow`).
@@ -2839,8 +2265,10 @@ def _sample_pool2d(g: _Generator, spec: OpSpec) -> Call | None:
             if any(2 * padding[i] > dilation[i % 2] * (pool[i % 2] - 1) + 1 for i in range(4)):
                 continue
         s = strides or pool
-        rows = _window_positions(h, padding[0], padding[2], pool[0], s[0], dilation[0], ceil_mode)
-        cols = _window_positions(w, padding[1], padding[3], pool[1], s[1], dilation[1], ceil_mode)
+        rows = ref.window_positions(h, padding[0], padding[2], pool[0], s[0], dilation[0],
+                                    ceil_mode)
+        cols = ref.window_positions(w, padding[1], padding[3], pool[1], s[1], dilation[1],
+                                    ceil_mode)
         if rows.shape[0] == 0 or cols.shape[0] == 0:
             continue
         if x.type.shape[0] * x.type.shape[1] * rows.shape[0] * cols.shape[0] > g.max_numel:
@@ -2850,7 +2278,7 @@ def _sample_pool2d(g: _Generator, spec: OpSpec) -> Call | None:
         if empty and not include:
             continue
         adds = ceil_mode and (rows.shape[0], cols.shape[0]) != tuple(
-            _window_positions(d, padding[i], padding[i + 2], pool[i], s[i], dilation[i]).shape[0]
+            ref.window_positions(d, padding[i], padding[i + 2], pool[i], s[i], dilation[i]).shape[0]
             for i, d in enumerate((h, w)))
         if ceil_mode and not adds and g.chance(0.6):
             continue  # mostly a ceil_mode that adds a window
@@ -2890,7 +2318,66 @@ DEFAULT_SAMPLERS: dict[str, Sampler] = {
     CREATE: _sample_create,
 }
 
-OPS: dict[str, OpSpec] = _build_table()
+# Samplers of the ops whose shapes or attributes are special, by op name (an op
+# not named here is sampled by its kind's default; a CUSTOM op must be named).
+SAMPLERS: dict[str, Sampler] = {
+    "matmul": _sample_matmul,
+    "permute_dims": _sample_permute_dims,
+    "reshape": _sample_reshape,
+    "broadcast_to": _sample_broadcast_to,
+    "collapse_sum_to": _sample_collapse_sum_to,
+    "tuple": _sample_tuple,
+    "tuple_get_item": _sample_tuple_get_item,
+    "start_checkpoint": _sample_start_checkpoint,
+    "end_checkpoint": _sample_end_checkpoint,
+    "leaky_relu": _sample_leaky_relu,
+    "clip": _sample_clip,
+    "astype": _sample_astype,
+    "full": _sample_full,
+    "full_like": _sample_full_like,
+    "max": _sample_extremum,
+    "min": _sample_extremum,
+    "prod": _sample_prod,
+    "cumsum": _sample_cumsum,
+    "softmax": _sample_softmax,
+    "log_softmax": _sample_softmax,
+    "cross_entropy_with_logits": _sample_cross_entropy,
+    "nll_loss": _sample_nll_loss,
+    "layer_norm": _sample_layer_norm,
+    "expand_dims": _sample_expand_dims,
+    "squeeze": _sample_squeeze,
+    "flatten": _sample_any,
+    "concat": _sample_concat,
+    "split": _sample_split,
+    "take": _sample_take,
+    "strided_slice": _sample_strided_slice,
+    "tile": _sample_tile,
+    "pad": _sample_pad,
+    "triu": _sample_triangle,
+    "tril": _sample_triangle,
+    "conv2d": _sample_conv2d,
+    "max_pool2d": _sample_pool2d,
+    "avg_pool2d": _sample_pool2d,
+}
+
+# The order the generator draws ops from (each seed's program depends on it): the
+# order the ops joined the dialect, so that a seed keeps its program when an op is
+# added; ops not listed (new ones) come after, in table order.
+_DRAW_ORDER = (
+    "negative", "exp", "log", "tanh", "sigmoid", "relu", "add", "subtract", "multiply", "divide",
+    "greater", "where", "sum", "mean", "matmul", "permute_dims", "reshape", "broadcast_to",
+    "collapse_sum_to", "zeros", "ones", "tuple", "tuple_get_item", "start_checkpoint",
+    "end_checkpoint", "sqrt", "rsqrt", "sin", "cos", "tan", "erf", "silu", "gelu", "softplus",
+    "leaky_relu", "abs", "square", "clip", "astype", "power", "maximum", "minimum", "equal",
+    "not_equal", "greater_equal", "less", "less_equal", "full", "zeros_like", "ones_like",
+    "full_like", "variance", "max", "min", "prod", "cumsum", "softmax", "log_softmax",
+    "cross_entropy_with_logits", "nll_loss", "layer_norm", "expand_dims", "squeeze", "flatten",
+    "concat", "split", "take", "strided_slice", "tile", "pad", "triu", "tril", "conv2d",
+    "max_pool2d", "avg_pool2d",
+)
+OPS: dict[str, Op] = {name: ALL_OPS[name] for name in
+                      (*[n for n in _DRAW_ORDER if n in ALL_OPS],
+                       *[n for n in ALL_OPS if n not in _DRAW_ORDER])}
 
 
 def generate(seed: int, config: GenConfig = GenConfig()) -> Program:
@@ -3273,7 +2760,8 @@ def describe(record: dict[str, Any], config: GenConfig = GenConfig()) -> str:
 # ============================================================================
 
 class WorkerPool:
-    """Runs `run_seed` in worker subprocesses (`python program_gen.py --worker`),
+    """Runs `run_seed` in worker subprocesses (`python -m relax_mlir_testing.programs
+    --worker`),
     one request at a time per worker, so that a native crash or a hang is
     reported as a "crashed" record for its seed and the worker restarted."""
 
@@ -3286,8 +2774,8 @@ class WorkerPool:
 
     def _start(self) -> dict[str, Any]:
         log = tempfile.TemporaryFile(mode="w+b")
-        proc = subprocess.Popen([sys.executable, "-X", "faulthandler", os.path.abspath(__file__),
-                                 "--worker", *self.worker_args],
+        proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m",
+                                 "relax_mlir_testing.programs", "--worker", *self.worker_args],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                                 env=self.env, text=True, bufsize=1)
         return {"proc": proc, "log": log, "req": None, "since": 0.0, "offset": 0}
@@ -3393,7 +2881,7 @@ if __name__ == "__main__":
     if "--worker" in sys.argv[1:]:
         _worker_main(sys.argv[1:])
     else:
-        # python program_gen.py SEED: print the program of SEED.
+        # python -m relax_mlir_testing.programs SEED: print the program of SEED.
         for s in sys.argv[1:]:
             p = generate(int(s))
             print(f"// seed {s}: dtype {p.dtype}, gradient(func={p.func!r}, "
