@@ -51,7 +51,7 @@ Axis = Union[None, int, Sequence[int]]
 __all__ = [
     "abs", "absolute", "add", "arange", "astype", "broadcast_to", "clip",
     "concatenate", "cos", "cumsum", "divide", "dot", "equal", "exp", "expand_dims", "full",
-    "full_like", "greater", "greater_equal", "less", "less_equal", "log", "matmul", "max",
+    "full_like", "greater", "greater_equal", "less", "less_equal", "log", "log1p", "matmul", "max",
     "maximum", "mean", "min", "minimum", "multiply", "negative", "not_equal", "ones",
     "ones_like", "pad", "permute_dims", "power", "prod", "ravel", "reshape", "rsqrt", "sin",
     "split", "sqrt", "square", "squeeze", "stack", "subtract", "sum", "swapaxes", "take",
@@ -166,6 +166,7 @@ def _binary(builder: Callable[..., Any], doc: str) -> Callable[..., Any]:
 
 exp = _unary(_r.exp)
 log = _unary(_r.log)
+log1p = _unary(_r.log1p)
 sqrt = _unary(_r.sqrt)
 rsqrt = _unary(_r.rsqrt)
 sin = _unary(_r.sin)

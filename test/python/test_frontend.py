@@ -227,6 +227,20 @@ def test_argnums_order_and_tuple_pytrees():
     np.testing.assert_allclose(lists[0], b)
 
 
+def test_log1p_is_accurate_for_small_x_and_differentiates():
+    """numpy's log1p: x itself where 1 + x rounds to 1 (log(1 + x) would give 0), in
+    float32 and float64; its gradient is 1 / (1 + x)."""
+    for dtype in (np.float32, np.float64):
+        x = np.array([1e-10, -3e-9, 0.5, 4.0], dtype)
+        out = relax_mlir.jit(rnp.log1p)(x)
+        assert out.dtype == dtype
+        np.testing.assert_allclose(out, np.log1p(x.astype(np.float64)),
+                                   rtol=2e-7 if dtype == np.float32 else 1e-15)
+    x = np.array([1e-10, -0.5, 0.5, 4.0])
+    np.testing.assert_allclose(relax_mlir.grad(lambda v: rnp.sum(rnp.log1p(v)))(x), 1 / (1 + x),
+                               rtol=1e-14)
+
+
 def test_has_aux_returns_aux_unchanged():
     def f(w, x):
         pred = x @ w

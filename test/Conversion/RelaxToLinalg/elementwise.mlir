@@ -276,6 +276,36 @@ func.func @activations(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tens
   return %r#0, %r#1, %r#2 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
 }
 
+// log1p(x) = log(u) * x / (u - 1) with u = 1 + x rounded (the rounding of u
+// cancels), and x itself where u rounds to 1: accurate for small x, where
+// math-to-llvm's log(1 + x) loses every digit. f16 runs in f32.
+// CHECK-LABEL: func.func @log1p(
+// CHECK-SAME:    %[[X:.+]]: tensor<3xf32>, %[[H:.+]]: tensor<3xf16>) -> (tensor<3xf32>, tensor<3xf16>) {
+// CHECK:         linalg.generic {{.*}} ins(%[[X]] : tensor<3xf32>)
+// CHECK-NEXT:    ^bb0(%[[S:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT:      [[ONE:%.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:      [[U:%.+]] = arith.addf [[ONE]], %[[S]] : f32
+// CHECK:           [[UM1:%.+]] = arith.subf [[U]], {{%.+}} : f32
+// CHECK-NEXT:      [[LOG:%.+]] = math.log [[U]] : f32
+// CHECK-NEXT:      [[NUM:%.+]] = arith.mulf [[LOG]], %[[S]] : f32
+// CHECK-NEXT:      [[SCALED:%.+]] = arith.divf [[NUM]], [[UM1]] : f32
+// CHECK:           [[EXACT:%.+]] = arith.cmpf oeq, [[UM1]], {{%.+}} : f32
+// CHECK-NEXT:      [[R:%.+]] = arith.select [[EXACT]], %[[S]], [[SCALED]] : f32
+// CHECK-NEXT:      linalg.yield [[R]] : f32
+// CHECK:         linalg.generic {{.*}} ins(%[[H]] : tensor<3xf16>)
+// CHECK-NEXT:    ^bb0(%[[SH:.+]]: f16, %{{.+}}: f16):
+// CHECK-NEXT:      [[W:%.+]] = arith.extf %[[SH]] : f16 to f32
+// CHECK:           [[RH:%.+]] = arith.truncf {{%.+}} : f32 to f16
+// CHECK-NEXT:      linalg.yield [[RH]] : f16
+func.func @log1p(%x: tensor<3xf32>, %h: tensor<3xf16>) -> (tensor<3xf32>, tensor<3xf16>) {
+  %r:2 = relax.dataflow -> (tensor<3xf32>, tensor<3xf16>) {
+    %0 = relax.log1p %x : tensor<3xf32>
+    %1 = relax.log1p %h : tensor<3xf16>
+    relax.output %0, %1 : tensor<3xf32>, tensor<3xf16>
+  }
+  return %r#0, %r#1 : tensor<3xf32>, tensor<3xf16>
+}
+
 // leaky_relu selects x or alpha * x; clip is max then min with the bounds
 // (maximumf/minimumf propagate NaN).
 // CHECK-LABEL: func.func @attributes(

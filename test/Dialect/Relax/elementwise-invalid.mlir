@@ -1,7 +1,7 @@
 // RUN: relax-opt %s -split-input-file -verify-diagnostics
 
 // Verifier and type-inference errors of the elementwise ops sqrt rsqrt sin cos
-// tan abs square erf silu gelu softplus leaky_relu clip astype power maximum
+// tan abs square erf silu gelu softplus log1p leaky_relu clip astype power maximum
 // minimum.
 
 func.func @clip_min_greater_than_max(%x: tensor<3xf32>) {
@@ -106,6 +106,14 @@ func.func @erf_integer(%x: tensor<3xi32>) {
 func.func @gelu_integer(%x: tensor<3xi64>) {
   // expected-error @+1 {{'relax.gelu' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values of fewer than 2^63 bytes, but got 'tensor<3xi64>'}}
   %0 = relax.gelu %x : tensor<3xi64>
+  return
+}
+
+// -----
+
+func.func @log1p_int(%x: tensor<3xi32>) {
+  // expected-error @+1 {{'relax.log1p' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values of fewer than 2^63 bytes, but got 'tensor<3xi32>'}}
+  %0 = relax.log1p %x : tensor<3xi32>
   return
 }
 

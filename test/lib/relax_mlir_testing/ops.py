@@ -225,6 +225,8 @@ _OPS = [
     _elementwise("gelu", UNARY, ref.gelu, weight=0.5,
                  cases=unary((-4, 4), note="exact (erf) form")),
     _elementwise("softplus", UNARY, ref.softplus, weight=0.5, cases=unary((-6, 6))),
+    _elementwise("log1p", UNARY, np.log1p, needs=(POSITIVE,), weight=0.5,
+                 cases=unary((-0.5, 5))),
     _elementwise("leaky_relu", UNARY, ref.leaky_relu, corner=lambda x, alpha=0.01: x,
                  weight=0.6, cases=[
                      *unary((-5, 5), kinks=(0.0,), note="default alpha"),
@@ -368,8 +370,8 @@ _OPS = [
             ((2, 3, 4, 4), (3, 1, 2, 2), {"groups": 3}),
         ]]),
     Op("max_pool2d", NN, CUSTOM, ref.max_pool2d, corner=ref.max_pool2d_corner, exact=True,
-       weight=0.45, cases=_pool_cases()),
-    Op("avg_pool2d", NN, CUSTOM, ref.avg_pool2d, weight=0.45, terms=ref.pool_terms,
+       weight=0.6, cases=_pool_cases()),
+    Op("avg_pool2d", NN, CUSTOM, ref.avg_pool2d, weight=0.6, terms=ref.pool_terms,
        cases=_pool_cases([
            case([Input("x", (1, 2, 7, 6))],
                 {"pool_size": [3, 3], "strides": [2, 2], "padding": [1, 1, 1, 1],

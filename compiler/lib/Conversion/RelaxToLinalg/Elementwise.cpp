@@ -96,6 +96,10 @@ static Value accurateLog1p(OpBuilder &b, Location l, Value x) {
   return arith::SelectOp::create(b, l, exact, x, scaled);
 }
 
+static Value scalarLog1p(OpBuilder &b, Location l, Type, ValueRange x) {
+  return viaF32(b, l, x[0], accurateLog1p);
+}
+
 /// log(1 + exp(x)) as max(x, 0) + log1p(exp(-|x|)): finite for every finite x.
 static Value scalarSoftplus(OpBuilder &b, Location l, Type, ValueRange x) {
   return viaF32(b, l, x[0], [](OpBuilder &nb, Location nl, Value v) -> Value {
@@ -351,6 +355,7 @@ void mlir::relax::lowering::populateElementwiseLoweringPatterns(RewritePatternSe
                ElementwiseLowering<AbsOp, scalarAbs>, ElementwiseLowering<SquareOp, scalarSquare>,
                ElementwiseLowering<SiluOp, scalarSilu>, ElementwiseLowering<GeluOp, scalarGelu>,
                ElementwiseLowering<SoftplusOp, scalarSoftplus>,
+               ElementwiseLowering<Log1pOp, scalarLog1p>,
                ElementwiseLowering<PowerOp, scalarPower>,
                ElementwiseLowering<MaximumOp, scalarMaximum>,
                ElementwiseLowering<MinimumOp, scalarMinimum>,

@@ -92,6 +92,9 @@ def Relax_GeluOp : Relax_UnaryOp<"gelu", Relax_FloatTensor, "x * (1 + erf(x / sq
        return mul(b, loc, g, add(b, loc, cdf, mul(b, loc, x, pdf))); }]>;
 def Relax_SoftplusOp : Relax_UnaryOp<"softplus", Relax_FloatTensor, "log(1 + exp(x))",
     [{ return mul(b, loc, g, SigmoidOp::create(b, loc, x)); }]>;
+// Accurate where x is small (numpy's and JAX's log1p); d log1p(x) = g / (1 + x).
+def Relax_Log1pOp : Relax_UnaryOp<"log1p", Relax_FloatTensor, "log(1 + x)",
+    [{ return div(b, loc, g, add(b, loc, scalarLike(b, loc, x, 1.0), x)); }]>;
 
 def Relax_LeakyReluOp : Relax_UnaryOp<"leaky_relu", Relax_FloatTensor,
     "x if x > 0 else alpha * x",
