@@ -99,9 +99,9 @@ class Signature {
 public:
   Signature(uintptr_t function, std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>> in,
             std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>> out,
-            std::vector<bool> align, std::string name)
+            std::vector<bool> align, std::string name, bool descriptorArgs)
       : function(reinterpret_cast<void (*)(void **)>(function)), align(std::move(align)),
-        name(std::move(name)) {
+        name(std::move(name)), descriptorArgs(descriptorArgs) {
     this->align.resize(in.size(), false);
     for (auto &[k, s, shape] : in)
       inputs.push_back(Leaf{k, s, shape});
@@ -195,7 +195,7 @@ public:
         stride *= leaf.shape[d];
       }
       descriptorPointers[i] = desc;
-      packed[i] = &descriptorPointers[i];
+      packed[i] = descriptorArgs ? static_cast<void *>(desc) : &descriptorPointers[i];
       pos += 3 + 2 * rank;
     }
     relax::pool::CallFailure failure;
@@ -231,6 +231,9 @@ private:
   size_t descriptorWords = 0;
   /// The function's name, for messages.
   std::string name;
+  /// The packed entry point takes the descriptors' addresses (an exported
+  /// library's `relax_packed_<name>`), not pointers to them (the JIT's).
+  bool descriptorArgs = false;
 };
 
 } // namespace
@@ -255,14 +258,17 @@ NB_MODULE(_relax_runtime, m) {
                         "result leaves.")
       .def(nb::init<uintptr_t, std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>>,
                     std::vector<std::tuple<char, Py_ssize_t, std::vector<int64_t>>>,
-                    std::vector<bool>, std::string>(),
+                    std::vector<bool>, std::string, bool>(),
            nb::arg("function"), nb::arg("inputs"), nb::arg("outputs"),
            nb::arg("align") = std::vector<bool>(), nb::arg("name") = "",
+           nb::arg("descriptor_args") = false,
            "`function` is the address of the packed C interface; `inputs` and "
            "`outputs` list (kind, itemsize, shape) per tensor leaf, kind one of "
            "'f' (float), 'i' (signed integer), 'b' (bool); `align` flags the "
            "input leaves copied 64-byte aligned for the call when they are not "
-           "(and hold at least 64 KiB); `name` names the function in errors.")
+           "(and hold at least 64 KiB); `name` names the function in errors; "
+           "`descriptor_args`: the entry point takes the descriptors' addresses "
+           "(an exported library's relax_packed_<name>) instead of pointers to them.")
       .def("__call__", &Signature::call, nb::arg("args"), nb::arg("results"),
            "Calls the function; raises ArgumentMismatch(kind, index) for a buffer "
            "that does not match its leaf, MemoryError when a temporary of the "

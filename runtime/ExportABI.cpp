@@ -18,11 +18,39 @@
 #define RELAX_HIDDEN extern "C" __attribute__((visibility("hidden")))
 #define RELAX_EXPORT extern "C" __attribute__((visibility("default")))
 
+namespace {
+/// Another process-wide pool the compiled code allocates from instead of the
+/// library's own (`relaxUseHostAllocator`), or null.
+struct HostAllocator {
+  void *(*alloc)(uint64_t);
+  void *(*alignedAlloc)(uint64_t, uint64_t);
+  void (*release)(void *);
+};
+HostAllocator *hostAllocator = nullptr;
+} // namespace
+
+/// Routes the compiled code's temporaries to the allocator of the process
+/// that loaded the library (relax_mlir's own pool, when its compilation
+/// cache loads a library in place of the JIT): `memory_stats` then counts
+/// them, and a failed allocation unwinds to that pool's guarded call. Call
+/// it once, right after loading, before any function runs.
+RELAX_EXPORT void relaxUseHostAllocator(void *(*alloc)(uint64_t),
+                                        void *(*alignedAlloc)(uint64_t, uint64_t),
+                                        void (*release)(void *)) {
+  static HostAllocator host;
+  host = {alloc, alignedAlloc, release};
+  hostAllocator = &host;
+}
+
 RELAX_HIDDEN void *_mlir_memref_to_llvm_alloc(uint64_t size) {
+  if (hostAllocator)
+    return hostAllocator->alloc(size);
   return relax::pool::allocateForCode(16, size);
 }
 
 RELAX_HIDDEN void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size) {
+  if (hostAllocator)
+    return hostAllocator->alignedAlloc(alignment, size);
   return relax::pool::allocateForCode(alignment, size);
 }
 
@@ -39,7 +67,11 @@ RELAX_EXPORT uint64_t relaxCall(void (*entry)(void **), void **args) {
   return failure.bytes ? failure.bytes : 1;
 }
 
-RELAX_HIDDEN void _mlir_memref_to_llvm_free(void *block) { relax::pool::release(block); }
+RELAX_HIDDEN void _mlir_memref_to_llvm_free(void *block) {
+  if (hostAllocator)
+    return hostAllocator->release(block);
+  relax::pool::release(block);
+}
 
 RELAX_EXPORT void relaxPoolTrim() { relax::pool::trim(); }
 

@@ -25,7 +25,7 @@ _LAZY = {
     "memory_report": "._memory", "memory_stats": "._memory",
     "jit": "._frontend", "grad": "._frontend", "value_and_grad": "._frontend",
     "vjp": "._frontend", "Lowered": "._frontend", "Transformed": "._frontend",
-    "config": "._frontend", "clear_caches": "._frontend",
+    "config": "._config", "clear_caches": "._frontend",
     "checkpoint": ".nn",
     "ops": "._ops", "OpInfo": "._ops",
     "TracingError": "._trace",

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import ctypes
 import os
+import time
 from collections.abc import Sequence
 from typing import Any
 
-from . import _libs, ir
-from ._boundary import CallBoundary, FunctionTable, TensorSpec, TypeSpec, itemsize, leaf_specs
+from . import _cache, _libs, ir
+from ._boundary import (
+    CallBoundary,
+    FunctionTable,
+    TensorSpec,
+    TypeSpec,
+    itemsize,
+    leaf_specs,
+    spec_to_json,
+)
+from ._config import log_compile
 from ._mlir_libs import _relax_runtime
 from ._mlir_libs._mlirExecutionEngine import ExecutionEngine
 from ._module import ModuleLike, as_module, clone_module, functions, parameter_names, type_spec
@@ -66,14 +76,20 @@ class Function(CallBoundary):
     released)."""
 
     def __init__(self, engine: Any, name: str, params: list[tuple[str, TypeSpec]],
-                 result: TypeSpec, contracted: set[int] | None = None) -> None:
+                 result: TypeSpec, contracted: set[int] | None = None,
+                 library: Any = None) -> None:
         super().__init__(name, params, result)
-        self._engine = engine
+        # What holds the code: the JIT's engine, or a library the compilation
+        # cache loaded (then `library` is it, and `engine` None).
+        self._engine = engine if library is None else library
         # Whether a misaligned large input leaf is copied aligned for the call.
         align = [isinstance(spec, TensorSpec) and index in (contracted or ())
                  for index, (pname, spec) in enumerate(params)
                  for _ in leaf_specs(spec)]
-        address = engine.raw_lookup("_mlir_ciface_" + name)
+        if library is not None:
+            address = library.entry_point(name)
+        else:
+            address = engine.raw_lookup("_mlir_ciface_" + name)
         if not address:
             raise CompilationError(f"cannot compile '{name}'",
                                    f"the JIT has no entry point for '{name}'")
@@ -84,7 +100,7 @@ class Function(CallBoundary):
             address,
             [(_KINDS[s.element], itemsize(s), list(s.shape)) for _, s in self._in_leaves],
             [(_KINDS[s.element], itemsize(s), list(s.shape)) for s in leaf_specs(result)],
-            align, name)
+            align, name, descriptor_args=library is not None)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         leaves = self._argument_leaves(args, kwargs)
@@ -104,18 +120,31 @@ class Executable(FunctionTable["Function"]):
     """Compiled public functions of a module: `exe["name"](...)` or `exe.name(...)`.
 
     `target`, `chip` (CUDA), `opt_level` and `num_threads` are `compile`'s;
-    `llvm_module` is the lowered module the JIT compiled."""
+    `llvm_module` is the lowered module the code was compiled from (lowered
+    again on first access when the code came from the compilation cache);
+    `cache_path` is the compilation cache entry the code was loaded from, or
+    None."""
 
-    def __init__(self, engine: Any, funcs: dict[str, Function], llvm_module: ir.Module,
+    def __init__(self, engine: Any, funcs: dict[str, Function], llvm_module: ir.Module | None,
                  target: str = "cpu", chip: str | None = None, opt_level: int = 3,
-                 num_threads: int = 1) -> None:
+                 num_threads: int = 1, source: ir.Module | None = None,
+                 cache_path: str | None = None) -> None:
         self._engine = engine
         self._functions = funcs
-        self.llvm_module = llvm_module
+        self._llvm_module = llvm_module
+        self._source = source
         self.target = target
         self.chip = chip
         self.opt_level = opt_level
         self.num_threads = num_threads
+        self.cache_path = cache_path
+
+    @property
+    def llvm_module(self) -> ir.Module:
+        if self._llvm_module is None:
+            assert self._source is not None
+            self._llvm_module = run_stages(self._source, self.opt_level, self.num_threads)
+        return self._llvm_module
 
     def to_device(self, array: Any) -> Any:
         """A copy of `array` in GPU memory (a `DeviceArray`) for this
@@ -148,6 +177,8 @@ class Executable(FunctionTable["Function"]):
         if self.target == "cuda-emulator":
             raise ValueError("an executable compiled with target='cuda-emulator' cannot be "
                              "exported; export with target='cpu' or 'cuda'")
+        if self.cache_path is not None and cpu == "host":
+            return _copy_library(self.cache_path, os.fspath(path))
         signatures = {name: (fn.params, fn.result) for name, fn in self._functions.items()}
         return export_library(self.llvm_module, signatures, os.fspath(path), target=self.target,
                               chip=self.chip, opt_level=self.opt_level,
@@ -249,8 +280,139 @@ def compile(module: ModuleLike, target: str = "cpu", opt_level: int = 3,
         from ._stages import run_gpu_emulator
 
         return _jit_host(module, run_gpu_emulator(module), target, 2, 1)
-    return _jit_host(module, run_stages(module, opt_level, num_threads, dump_ir=dump_ir),
-                     target, opt_level, num_threads)
+    return _compile_cpu(module, opt_level, num_threads, dump_ir)
+
+
+def _compile_cpu(module: ir.Module, opt_level: int, num_threads: int,
+                 dump_ir: str | None) -> Executable:
+    """`module` compiled for the host CPU: loaded from the compilation cache,
+    else lowered and written there (and loaded), else JIT-compiled."""
+    start = time.perf_counter()
+    specs = _public_specs(module)
+    what = ", ".join(sorted(specs)) or "(no public function)"
+    entry = None
+    if num_threads > 1:
+        why = "not cached: num_threads > 1"
+    elif dump_ir is not None:
+        why = "not cached: dump_ir"
+    else:
+        entry = _cache.entry(module, opt_level)
+        why = "compilation cache off"
+    if entry is not None:
+        exe = _load_cached(module, entry, specs, opt_level)
+        if exe is not None:
+            log_compile(f"loaded {what} from the compilation cache in "
+                        f"{time.perf_counter() - start:.2f} s (cache hit: {entry.path})")
+            return exe
+    lowered = run_stages(module, opt_level, num_threads, dump_ir=dump_ir)
+    if entry is not None:
+        exe = _write_cached(module, lowered, entry, specs, opt_level)
+        if exe is not None:
+            removed = _cache.evict(keep=entry.path)
+            log_compile(f"compiled {what} in {time.perf_counter() - start:.2f} s (cache miss: "
+                        f"written to {entry.path}"
+                        + (f"; {len(removed)} least recently used entries removed"
+                           if removed else "") + ")")
+            return exe
+        why = "compilation cache off"
+    exe = _jit_host(module, lowered, "cpu", opt_level, num_threads)
+    log_compile(f"compiled {what} in {time.perf_counter() - start:.2f} s ({why})")
+    return exe
+
+
+def _signature_metadata(specs: dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec, set[int]]]
+                        ) -> dict[str, Any]:
+    """The functions as an export's metadata lists them."""
+    return {name: {"params": [[p, spec_to_json(s)] for p, s in params],
+                   "result": spec_to_json(result)}
+            for name, (params, result, _) in sorted(specs.items())}
+
+
+def _load_cached(module: ir.Module, entry: _cache.Entry,
+                 specs: dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec, set[int]]],
+                 opt_level: int) -> Executable | None:
+    """The executable in cache entry `entry`, or None (no entry, or one that is
+    damaged, foreign or unusable here: removed, to be rebuilt)."""
+    from . import runtime
+
+    if not os.path.exists(entry.path):
+        return None
+    try:
+        library = runtime.Library(entry.path)
+    except (runtime.LoadError, OSError) as e:
+        log_compile(f"compilation cache entry {entry.path} is damaged or unusable here "
+                    f"({e}); rebuilding it")
+        _cache.remove(entry.path)
+        return None
+    metadata = library.metadata
+    if (metadata.get("functions") != _signature_metadata(specs)
+            or metadata.get("target") != "cpu" or metadata.get("opt_level") != opt_level):
+        log_compile(f"compilation cache entry {entry.path} holds other functions; rebuilding it")
+        _cache.remove(entry.path)
+        return None
+    pool = dict(_relax_runtime.pool_symbols())
+    library.use_host_allocator(pool["_mlir_memref_to_llvm_alloc"],
+                               pool["_mlir_memref_to_llvm_aligned_alloc"],
+                               pool["_mlir_memref_to_llvm_free"])
+    _cache.touch(entry.path)
+    funcs = {name: Function(None, name, p, r, a, library=library)
+             for name, (p, r, a) in specs.items()}
+    return Executable(library, funcs, None, "cpu", None, opt_level, 1, source=module,
+                      cache_path=entry.path)
+
+
+def _write_cached(module: ir.Module, lowered: ir.Module, entry: _cache.Entry,
+                  specs: dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec, set[int]]],
+                  opt_level: int) -> Executable | None:
+    """Writes `lowered` as cache entry `entry` and loads it; None (the cache
+    turned off for the process) when the library cannot be written."""
+    from ._export import export_library, linker
+
+    try:
+        linker()
+    except CompilationError as e:
+        _cache.disable(str(e))
+        return None
+    signatures = {name: (params, result) for name, (params, result, _) in specs.items()}
+    try:
+        export_library(lowered, signatures, entry.path, target="cpu", chip=None,
+                       opt_level=opt_level, num_threads=1, cpu="host")
+    except (CompilationError, OSError) as e:
+        _cache.disable(f"writing {entry.path} failed: {e}")
+        return None
+    exe = _load_cached(module, entry, specs, opt_level)
+    if exe is None:
+        _cache.disable(f"{entry.path} could not be loaded right after it was written")
+        return None
+    exe._llvm_module = lowered
+    return exe
+
+
+def _copy_library(source: str, path: str) -> str:
+    """Copies the library at `source` to `path` (replaced if it exists, never
+    left half-written); returns its absolute path."""
+    import shutil
+
+    path = os.path.abspath(path)
+    directory = os.path.dirname(path)
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(f"cannot export to {path}: the directory {directory} "
+                                f"does not exist")
+    if os.path.isdir(path):
+        raise CompilationError(f"cannot export to {path}",
+                               f"it is a directory; give the library's file path, such as "
+                               f"{os.path.join(path, 'model.so')}")
+    partial = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.partial")
+    try:
+        shutil.copyfile(source, partial)
+        os.replace(partial, path)
+    except OSError as e:
+        if os.path.exists(partial):
+            os.unlink(partial)
+        raise CompilationError(f"cannot export to {path}",
+                               f"{e.strerror or e}; check that the path is a writable "
+                               f"file location") from None
+    return path
 
 
 def _jit_host(module: ir.Module, lowered: ir.Module, target: str, opt_level: int,

@@ -27,6 +27,7 @@ import numpy as np
 from . import ir
 from ._compile import Executable
 from ._compile import compile as _compile
+from ._config import config
 from ._gradient import gradient
 from ._module import functions
 from ._stages import LOWERING_STAGES, STAGES, check_stage, run_stages
@@ -131,55 +132,6 @@ def _key_of(value: Any) -> Any:
 # Bounded compile caches
 # ----------------------------------------------------------------------------
 
-class Config:
-    """The frontend's settings: `relax_mlir.config.cache_size = 16`, or
-    `relax_mlir.config.update("cache_size", 16)` (as `jax.config.update`).
-
-    - `cache_size` (default 64): compiled signatures each `jit`, `grad` or
-      `value_and_grad` function keeps; past it, the least recently used one
-      is dropped (and compiled again if called again).
-    - `eager_cache_size` (default 128): compiled signatures kept for eager
-      calls of `relax_mlir.numpy`/`nn` functions on numpy arrays, all
-      functions together.
-
-    Each compiled signature holds its JIT-compiled code, about 3.5 MB; a
-    dropped one's memory is released (reused by later compiles). `None`
-    keeps every signature (no bound). A smaller value applies at the next compile;
-    `relax_mlir.clear_caches()` drops everything now."""
-
-    _DEFAULTS = {"cache_size": 64, "eager_cache_size": 128}
-
-    def __init__(self) -> None:
-        self._values: dict[str, int | None] = dict(self._DEFAULTS)
-
-    def update(self, name: str, value: int | None) -> None:
-        """Sets setting `name` (see the class)."""
-        if name not in self._DEFAULTS:
-            raise AttributeError(f"relax_mlir.config has no setting {name!r}; the settings are "
-                                 f"{', '.join(sorted(self._DEFAULTS))}")
-        if value is not None and (not isinstance(value, (int, np.integer)) or
-                                  isinstance(value, bool) or value < 1):
-            raise ValueError(f"config.{name} must be a positive int or None (no bound), "
-                             f"got {value!r}")
-        self._values[name] = None if value is None else int(value)
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self.__dict__["_values"][name]
-        except KeyError:
-            raise AttributeError(f"relax_mlir.config has no setting {name!r}") from None
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "_values":
-            object.__setattr__(self, name, value)
-        else:
-            self.update(name, value)
-
-    def __repr__(self) -> str:
-        return f"relax_mlir.config({', '.join(f'{k}={v!r}' for k, v in self._values.items())})"
-
-
-config = Config()
 
 
 class _CompileCache:

@@ -392,6 +392,33 @@ class Library(FunctionTable["Function"]):
             return raw[start:start + nbytes]
         return np.asarray(_PoolBlock(self, address, nbytes))
 
+    def entry_point(self, name: str) -> int:
+        """The address of `name`'s packed entry point (`relax_packed_<name>`:
+        one argument, the array of its memref descriptors' addresses)."""
+        if name not in self._functions:
+            raise KeyError(self._missing(name))
+        symbol = getattr(self._lib, "relax_packed_" + name, None)
+        address = ctypes.cast(symbol, ctypes.c_void_p).value if symbol is not None else None
+        if not address:
+            raise LoadError(f"cannot load {self.path}",
+                            f"it has no packed entry point relax_packed_{name}; {_AGAIN}")
+        return int(address)
+
+    def use_host_allocator(self, alloc: int, aligned_alloc: int, release: int) -> None:
+        """Routes the temporaries of the library's code to another allocator
+        (the addresses of `void *(uint64_t)`, `void *(uint64_t, uint64_t)` and
+        `void (void *)` functions) instead of the library's own pool: relax_mlir's
+        compilation cache gives a loaded library the process's pool. Call it
+        before any function of the library runs."""
+        use = getattr(self._lib, "relaxUseHostAllocator", None)
+        if use is None:
+            raise LoadError(f"cannot load {self.path}",
+                            f"it cannot use another allocator (exported by an older "
+                            f"relax_mlir); {_AGAIN}")
+        use.argtypes = [ctypes.c_void_p] * 3
+        use.restype = None
+        use(alloc, aligned_alloc, release)
+
     def pool_stats(self) -> tuple[int, int, int]:
         """(live, peak, cached) bytes of the library's buffer pool (its
         temporaries in host memory)."""
