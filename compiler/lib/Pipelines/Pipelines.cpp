@@ -116,6 +116,8 @@ void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
     // Fully unrolled: a loop over a vector's rows would allocate a stack
     // buffer in each iteration of the enclosing tile loop.
     pm.addPass(createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
+    // Repeated kernels (a deep network's layers) are compiled once.
+    pm.addPass(createShareKernelsPass());
   }
   if (threads) {
     ConvertSCFToOpenMPPassOptions omp;

@@ -197,6 +197,30 @@ def CPUThreadBuffersPass : Pass<"relax-cpu-thread-buffers", "::mlir::func::FuncO
   let dependentDialects = ["::mlir::omp::OpenMPDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def ShareKernelsPass : Pass<"relax-share-kernels", "::mlir::ModuleOp"> {
+  let summary = "Compile each repeated loop nest once, as a function its uses share";
+  let description = [{
+    LLVM's code generation is most of the compile time and grows with the
+    code it is given; a deep network repeats the same kernels once per layer
+    (each layer's matmul, activation and their gradients, of equal shapes):
+    a 32-layer MLP's gradient gave LLVM 32 copies of each. Each top-level
+    loop nest (an op with regions) of at least `min-ops` operations moves into
+    a private function (`<name>_kernel<k>`, `noinline`; the values it reads
+    from before it become arguments, constants are re-created), structurally
+    equal kernels are merged (equal in MLIR's generic form but for their
+    names; other functions are never merged: public ones are entry points),
+    and a kernel left with a single call is inlined back: only kernels that
+    occur more than once end up as functions, compiled once. Runs on buffers,
+    after the CPU schedule and the lowering to loops, before the lowering to
+    LLVM.
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "int64_t", /*default=*/"16",
+           "Loop nests with fewer operations than this stay where they are">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def OutlineSegmentsPass : Pass<"relax-outline-segments", "::mlir::ModuleOp"> {
   let summary = "Split a large function into functions of bounded size";
   let description = [{

@@ -1,6 +1,8 @@
-//===- Outline.cpp - a large function split into functions of bounded size -===//
+//===- Outline.cpp - functions split out of functions ---------------------===//
 //
-// relax-outline-segments: see Passes.td.
+// relax-outline-segments (a large function split into functions of bounded
+// size) and relax-share-kernels (repeated loop nests as one shared function):
+// see Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,9 +17,11 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::relax {
 #define GEN_PASS_DEF_OUTLINESEGMENTSPASS
+#define GEN_PASS_DEF_SHAREKERNELSPASS
 #include "relax-mlir/CodeGen/Passes.h.inc"
 } // namespace mlir::relax
 
@@ -45,11 +49,11 @@ bool isStackBuffer(Value v) {
 }
 
 /// Moves the ops [first, last] (consecutive, at the top of `parent`'s body)
-/// into a new private function inserted into `symbols`, and calls that in
-/// their place. Nothing happens when a value they define that later ops use
-/// is a stack buffer.
-void outline(Operation *first, Operation *last, func::FuncOp parent, int64_t part,
-             SymbolTable &symbols) {
+/// into a new private function `<parent><suffix>` inserted into `symbols`,
+/// and calls that in their place; returns it. Nothing happens (null) when a
+/// value they define that later ops use is a stack buffer.
+func::FuncOp outline(Operation *first, Operation *last, func::FuncOp parent,
+                     const Twine &suffix, SymbolTable &symbols) {
   MLIRContext *ctx = first->getContext();
   SmallVector<Operation *> ops;
   for (Operation *op = first;; op = op->getNextNode()) {
@@ -76,7 +80,7 @@ void outline(Operation *first, Operation *last, func::FuncOp parent, int64_t par
         produced.insert(result);
   }
   if (llvm::any_of(produced, isStackBuffer))
-    return;
+    return nullptr;
   SmallVector<Value> arguments;
   SmallVector<Operation *> constants;
   for (Value v : captured) {
@@ -90,8 +94,8 @@ void outline(Operation *first, Operation *last, func::FuncOp parent, int64_t par
   SmallVector<Value> results(produced.begin(), produced.end());
   auto type = FunctionType::get(ctx, ValueRange(arguments).getTypes(),
                                 ValueRange(results).getTypes());
-  auto callee = func::FuncOp::create(b, first->getLoc(),
-                                     (parent.getSymName() + "_part" + Twine(part)).str(), type);
+  auto callee =
+      func::FuncOp::create(b, first->getLoc(), (parent.getSymName() + suffix).str(), type);
   callee.setPrivate();
   callee->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
   symbols.insert(callee, std::next(Block::iterator(parent)));
@@ -113,17 +117,43 @@ void outline(Operation *first, Operation *last, func::FuncOp parent, int64_t par
     replaceAllUsesInRegionWith(v, mapping.lookup(v), callee.getBody());
   b.setInsertionPointToEnd(body);
   func::ReturnOp::create(b, first->getLoc(), results);
+  return callee;
+}
+
+int64_t countOps(Operation *op) {
+  int64_t n = 0;
+  op->walk([&](Operation *) { ++n; });
+  return n;
+}
+
+/// `fn` in MLIR's generic form under a fixed name, its values numbered from
+/// its own start: equal for functions that differ only in their names.
+std::string structure(func::FuncOp fn) {
+  StringAttr name = fn.getSymNameAttr();
+  fn.setSymName("kernel");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  fn->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
+  fn.setSymNameAttr(name);
+  return text;
+}
+
+/// Replaces `call` by a copy of `callee`'s body.
+void inlineCall(func::CallOp call, func::FuncOp callee) {
+  OpBuilder b(call);
+  IRMapping mapping;
+  Block &body = callee.getBody().front();
+  mapping.map(body.getArguments(), call.getOperands());
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  for (auto [result, value] : llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
+    result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+  call.erase();
 }
 
 struct OutlineSegmentsPass
     : relax::impl::OutlineSegmentsPassBase<OutlineSegmentsPass> {
   using OutlineSegmentsPassBase::OutlineSegmentsPassBase;
-
-  static int64_t countOps(Operation *op) {
-    int64_t n = 0;
-    op->walk([&](Operation *) { ++n; });
-    return n;
-  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -167,7 +197,59 @@ struct OutlineSegmentsPass
         continue;
       int64_t part = 0;
       for (auto [begin, end] : segments)
-        outline(begin, end, fn, part++, symbols);
+        outline(begin, end, fn, "_part" + Twine(part++), symbols);
+    }
+  }
+};
+
+struct ShareKernelsPass : relax::impl::ShareKernelsPassBase<ShareKernelsPass> {
+  using ShareKernelsPassBase::ShareKernelsPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<std::pair<func::FuncOp, SmallVector<Operation *>>> nests;
+    for (auto fn : module.getOps<func::FuncOp>()) {
+      if (fn.isExternal() || !fn.getBody().hasOneBlock())
+        continue;
+      SmallVector<Operation *> found;
+      for (Operation &op : fn.getBody().front())
+        if (op.getNumRegions() > 0 && countOps(&op) >= minOps)
+          found.push_back(&op);
+      if (!found.empty())
+        nests.push_back({fn, std::move(found)});
+    }
+    SmallVector<StringAttr> kernels;
+    for (auto &[fn, ops] : nests) {
+      int64_t k = 0;
+      for (Operation *op : ops)
+        if (func::FuncOp kernel = outline(op, op, fn, "_kernel" + Twine(k++), symbols))
+          kernels.push_back(kernel.getSymNameAttr());
+    }
+    // Equal kernels become the first of them.
+    llvm::StringMap<func::FuncOp> first;
+    SmallVector<func::FuncOp> kept;
+    for (StringAttr name : kernels) {
+      auto kernel = symbols.lookup<func::FuncOp>(name);
+      auto [it, inserted] = first.try_emplace(structure(kernel), kernel);
+      if (inserted) {
+        kept.push_back(kernel);
+        continue;
+      }
+      if (failed(SymbolTable::replaceAllSymbolUses(kernel, it->second.getSymNameAttr(), module)))
+        return signalPassFailure();
+      symbols.erase(kernel);
+    }
+    // A kernel with a single call goes back where it was.
+    for (func::FuncOp kernel : kept) {
+      std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(kernel, module);
+      if (!uses || !llvm::hasSingleElement(*uses))
+        continue;
+      auto call = dyn_cast<func::CallOp>(uses->begin()->getUser());
+      if (!call)
+        continue;
+      inlineCall(call, kernel);
+      symbols.erase(kernel);
     }
   }
 };
