@@ -28,8 +28,9 @@
 // BUFFERIZED:         memref.dealloc
 // BUFFERIZED:         return{{$}}
 
+// LLVM-NOT: {{(^|[^.a-z_])(relax|linalg|tensor|memref|bufferization|vector|scf|func)\.[a-z_]+}}
 // LLVM:     llvm.func @_mlir_ciface_main(
-// LLVM-NOT: {{(relax|linalg|tensor|memref|bufferization|vector|scf|func)\.[a-z_]+}}
+// LLVM-NOT: {{(^|[^.a-z_])(relax|linalg|tensor|memref|bufferization|vector|scf|func)\.[a-z_]+}}
 
 // RELAX: relax.matmul
 

@@ -116,7 +116,8 @@ void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
     // Fully unrolled: a loop over a vector's rows would allocate a stack
     // buffer in each iteration of the enclosing tile loop.
     pm.addPass(createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
-    // Repeated kernels (a deep network's layers) are compiled once.
+    // Each loop nest a function, repeated ones (a deep network's layers)
+    // compiled once; the loop-free glue left is compiled unoptimized below.
     pm.addPass(createShareKernelsPass());
   }
   if (threads) {
@@ -158,6 +159,8 @@ void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
     pm.addPass(createInlineIntoCInterfacesPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createDropRelaxArgAttrsPass());
+  if (schedule)
+    pm.addPass(createOptimizeNoneGluePass());
 }
 } // namespace
 

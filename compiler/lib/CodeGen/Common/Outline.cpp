@@ -1,14 +1,17 @@
 //===- Outline.cpp - functions split out of functions ---------------------===//
 //
 // relax-outline-segments (a large function split into functions of bounded
-// size) and relax-share-kernels (repeated loop nests as one shared function):
-// see Passes.td.
+// size), relax-share-kernels (each loop nest a function, equal ones shared)
+// and relax-optimize-none-glue (what is left, loop-free, unoptimized): see
+// Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
 #include "relax-mlir/CodeGen/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/Builders.h"
@@ -22,6 +25,7 @@
 namespace mlir::relax {
 #define GEN_PASS_DEF_OUTLINESEGMENTSPASS
 #define GEN_PASS_DEF_SHAREKERNELSPASS
+#define GEN_PASS_DEF_OPTIMIZENONEGLUEPASS
 #include "relax-mlir/CodeGen/Passes.h.inc"
 } // namespace mlir::relax
 
@@ -50,10 +54,11 @@ bool isStackBuffer(Value v) {
 
 /// Moves the ops [first, last] (consecutive, at the top of `parent`'s body)
 /// into a new private function `<parent><suffix>` inserted into `symbols`,
-/// and calls that in their place; returns it. Nothing happens (null) when a
-/// value they define that later ops use is a stack buffer.
+/// and calls that in their place; returns it (and the call, in `made`).
+/// Nothing happens (null) when a value they define that later ops use is a
+/// stack buffer.
 func::FuncOp outline(Operation *first, Operation *last, func::FuncOp parent,
-                     const Twine &suffix, SymbolTable &symbols) {
+                     const Twine &suffix, SymbolTable &symbols, func::CallOp *made = nullptr) {
   MLIRContext *ctx = first->getContext();
   SmallVector<Operation *> ops;
   for (Operation *op = first;; op = op->getNextNode()) {
@@ -109,6 +114,8 @@ func::FuncOp outline(Operation *first, Operation *last, func::FuncOp parent,
   // The call first, then the ops move in and read the new function's values.
   OpBuilder at(first);
   auto call = func::CallOp::create(at, first->getLoc(), callee, arguments);
+  if (made)
+    *made = call;
   for (auto [result, replacement] : llvm::zip(results, call.getResults()))
     result.replaceUsesWithIf(replacement, [&](OpOperand &use) { return !isInside(use.getOwner()); });
   for (Operation *op : ops)
@@ -136,19 +143,6 @@ std::string structure(func::FuncOp fn) {
   fn->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
   fn.setSymNameAttr(name);
   return text;
-}
-
-/// Replaces `call` by a copy of `callee`'s body.
-void inlineCall(func::CallOp call, func::FuncOp callee) {
-  OpBuilder b(call);
-  IRMapping mapping;
-  Block &body = callee.getBody().front();
-  mapping.map(body.getArguments(), call.getOperands());
-  for (Operation &op : body.without_terminator())
-    b.clone(op, mapping);
-  for (auto [result, value] : llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
-    result.replaceAllUsesWith(mapping.lookupOrDefault(value));
-  call.erase();
 }
 
 struct OutlineSegmentsPass
@@ -219,38 +213,43 @@ struct ShareKernelsPass : relax::impl::ShareKernelsPassBase<ShareKernelsPass> {
       if (!found.empty())
         nests.push_back({fn, std::move(found)});
     }
-    SmallVector<StringAttr> kernels;
+    SmallVector<std::pair<func::FuncOp, func::CallOp>> kernels;
     for (auto &[fn, ops] : nests) {
       int64_t k = 0;
-      for (Operation *op : ops)
-        if (func::FuncOp kernel = outline(op, op, fn, "_kernel" + Twine(k++), symbols))
-          kernels.push_back(kernel.getSymNameAttr());
+      for (Operation *op : ops) {
+        func::CallOp call;
+        if (func::FuncOp kernel = outline(op, op, fn, "_kernel" + Twine(k++), symbols, &call))
+          kernels.push_back({kernel, call});
+      }
     }
     // Equal kernels become the first of them.
+    // Each kernel has its one call (from outline), retargeted directly.
     llvm::StringMap<func::FuncOp> first;
-    SmallVector<func::FuncOp> kept;
-    for (StringAttr name : kernels) {
-      auto kernel = symbols.lookup<func::FuncOp>(name);
+    for (auto [kernel, call] : kernels) {
       auto [it, inserted] = first.try_emplace(structure(kernel), kernel);
-      if (inserted) {
-        kept.push_back(kernel);
+      if (inserted)
         continue;
-      }
-      if (failed(SymbolTable::replaceAllSymbolUses(kernel, it->second.getSymNameAttr(), module)))
-        return signalPassFailure();
+      call.setCalleeAttr(FlatSymbolRefAttr::get(it->second.getSymNameAttr()));
       symbols.erase(kernel);
     }
-    // A kernel with a single call goes back where it was.
-    for (func::FuncOp kernel : kept) {
-      std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(kernel, module);
-      if (!uses || !llvm::hasSingleElement(*uses))
-        continue;
-      auto call = dyn_cast<func::CallOp>(uses->begin()->getUser());
-      if (!call)
-        continue;
-      inlineCall(call, kernel);
-      symbols.erase(kernel);
-    }
+  }
+};
+
+struct OptimizeNoneGluePass : relax::impl::OptimizeNoneGluePassBase<OptimizeNoneGluePass> {
+  void runOnOperation() override {
+    getOperation().walk([](LLVM::LLVMFuncOp fn) {
+      if (fn.isExternal() || fn.getBody().empty())
+        return;
+      // A cycle has a back edge: a block branching to one that dominates it.
+      DominanceInfo dominance(fn);
+      for (Block &block : fn.getBody())
+        for (Block *next : block.getSuccessors())
+          if (dominance.dominates(next, &block))
+            return;
+      UnitAttr unit = UnitAttr::get(fn.getContext());
+      fn.setOptimizeNoneAttr(unit);
+      fn.setNoInlineAttr(unit);
+    });
   }
 };
 } // namespace
