@@ -178,7 +178,9 @@ class Executable(FunctionTable["Function"]):
             raise ValueError("an executable compiled with target='cuda-emulator' cannot be "
                              "exported; export with target='cpu' or 'cuda'")
         if self.cache_path is not None and cpu == "host":
-            return _copy_library(self.cache_path, os.fspath(path))
+            from ._export import copy_library
+
+            return copy_library(self.cache_path, os.fspath(path))
         signatures = {name: (fn.params, fn.result) for name, fn in self._functions.items()}
         return export_library(self.llvm_module, signatures, os.fspath(path), target=self.target,
                               chip=self.chip, opt_level=self.opt_level,
@@ -386,33 +388,6 @@ def _write_cached(module: ir.Module, lowered: ir.Module, entry: _cache.Entry,
         return None
     exe._llvm_module = lowered
     return exe
-
-
-def _copy_library(source: str, path: str) -> str:
-    """Copies the library at `source` to `path` (replaced if it exists, never
-    left half-written); returns its absolute path."""
-    import shutil
-
-    path = os.path.abspath(path)
-    directory = os.path.dirname(path)
-    if not os.path.isdir(directory):
-        raise FileNotFoundError(f"cannot export to {path}: the directory {directory} "
-                                f"does not exist")
-    if os.path.isdir(path):
-        raise CompilationError(f"cannot export to {path}",
-                               f"it is a directory; give the library's file path, such as "
-                               f"{os.path.join(path, 'model.so')}")
-    partial = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.partial")
-    try:
-        shutil.copyfile(source, partial)
-        os.replace(partial, path)
-    except OSError as e:
-        if os.path.exists(partial):
-            os.unlink(partial)
-        raise CompilationError(f"cannot export to {path}",
-                               f"{e.strerror or e}; check that the path is a writable "
-                               f"file location") from None
-    return path
 
 
 def _jit_host(module: ir.Module, lowered: ir.Module, target: str, opt_level: int,

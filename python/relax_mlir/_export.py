@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 
 from . import ir
 from ._boundary import TypeSpec, spec_to_json
@@ -51,6 +52,27 @@ def linker() -> str:
                            f"(Debian: `sudo apt-get install g++`) or set CXX")
 
 
+def destination(path: str) -> str:
+    """The absolute path of a library to write at `path`, once its directory
+    is known to exist and the path not to be a directory."""
+    path = os.path.abspath(os.fspath(path))
+    directory = os.path.dirname(path)
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(f"cannot export to {path}: the directory {directory} "
+                                f"does not exist")
+    if os.path.isdir(path):
+        raise CompilationError(f"cannot export to {path}",
+                               f"it is a directory; give the library's file path, such as "
+                               f"{os.path.join(path, 'model.so')}")
+    return path
+
+
+def partial_path(path: str) -> str:
+    """Where a library for `path` is written before it is renamed there (so
+    that a failed write leaves no file)."""
+    return os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{os.getpid()}.partial")
+
+
 def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *, target: str,
                    chip: str | None, opt_level: int, num_threads: int, cpu: str) -> str:
     """Writes the lowered `llvm_module` as a shared library at `path`."""
@@ -77,15 +99,7 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
                    "result": spec_to_json(result)}
             for name, (params, result) in sorted(signatures.items())},
     }
-    path = os.path.abspath(os.fspath(path))
-    directory = os.path.dirname(path)
-    if not os.path.isdir(directory):
-        raise FileNotFoundError(f"cannot export to {path}: the directory {directory} "
-                                f"does not exist")
-    if os.path.isdir(path):
-        raise CompilationError(f"cannot export to {path}",
-                               f"it is a directory; give the library's file path, such as "
-                               f"{os.path.join(path, 'model.so')}")
+    path = destination(path)
     cxx = linker()
     with tempfile.TemporaryDirectory(prefix="relax-export-") as tmp:
         obj = os.path.join(tmp, "host.o")
@@ -100,7 +114,7 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
         with open(version_script, "w") as f:
             f.write(_VERSION_SCRIPT)
         # Written next to `path` and renamed: a failed export leaves no file.
-        partial = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.partial")
+        partial = partial_path(path)
         command = [cxx, "-shared", "-o", partial, obj, "-Wl,--whole-archive", *archives,
                    "-Wl,--no-whole-archive", "-static-libstdc++", "-static-libgcc",
                    "-Wl,-z,defs", "-Wl,--gc-sections", f"-Wl,--version-script={version_script}",
@@ -116,14 +130,29 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
                 os.unlink(partial)
             raise CompilationError("cannot export: linking failed",
                                    f"{' '.join(command)}\n{run.stderr.strip()}")
-        try:
-            # The checksum trailer that runtime.load verifies before mapping it.
-            append_checksum(partial)
-            os.replace(partial, path)
-        except OSError as e:
-            if os.path.exists(partial):
-                os.unlink(partial)
-            raise CompilationError(f"cannot export to {path}",
-                                   f"{e.strerror or e}; check that the path is a writable "
-                                   f"file location") from None
+        # The checksum trailer that runtime.load verifies before mapping it.
+        _finish(partial, path, lambda: append_checksum(partial))
     return path
+
+
+def copy_library(source: str, path: str) -> str:
+    """Copies the library at `source` to `path` (replaced if it exists, never
+    left half-written); returns its absolute path."""
+    path = destination(path)
+    partial = partial_path(path)
+    _finish(partial, path, lambda: shutil.copyfile(source, partial))
+    return path
+
+
+def _finish(partial: str, path: str, write: Callable[[], object]) -> None:
+    """Runs `write` (which completes `partial`), then renames `partial` to
+    `path`; on failure removes `partial` and raises CompilationError."""
+    try:
+        write()
+        os.replace(partial, path)
+    except OSError as e:
+        if os.path.exists(partial):
+            os.unlink(partial)
+        raise CompilationError(f"cannot export to {path}",
+                               f"{e.strerror or e}; check that the path is a writable "
+                               f"file location") from None

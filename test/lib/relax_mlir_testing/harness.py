@@ -42,6 +42,17 @@ def tensor_type(shape: Sequence[int], dtype: Any) -> str:
     return f"tensor<{dims + 'x' if dims else ''}{element_type(dtype)}>"
 
 
+def float_text(x: float) -> str:
+    """A float as MLIR reads it back exactly: 17 significant digits, with a
+    '.' (MLIR's float literals need one: 1e+20 is written 1.0e+20)."""
+    s = f"{float(x):.17g}"
+    if "e" in s and "." not in s:
+        s = s.replace("e", ".0e")
+    elif "e" not in s and "." not in s and s not in ("inf", "-inf", "nan"):
+        s += ".0"
+    return s
+
+
 def attr_text(value: Any) -> str:
     """An attribute value in the contract's attribute kinds."""
     if isinstance(value, bool):
@@ -49,7 +60,7 @@ def attr_text(value: Any) -> str:
     if isinstance(value, int):
         return f"{value} : i64"
     if isinstance(value, float):
-        return f"{value!r} : f64"
+        return f"{float_text(value)} : f64"
     if isinstance(value, str):
         return f'"{value}"'
     if isinstance(value, (list, tuple)):

@@ -93,6 +93,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from relax_mlir_testing import references as ref
+from relax_mlir_testing.harness import attr_dict_text, float_text
 from relax_mlir_testing.ops import (
     ANY,
     BINARY,
@@ -342,37 +343,12 @@ class Program:
             return "\n".join(f"{p.name} = {a!r}" for p, a in zip(self.params, self.args))
 
 
-def attr_text(value: Any) -> str:
-    """An attribute value in the contract's kinds (as relax_testing.attr_text)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return f"{value} : i64"
-    if isinstance(value, float):
-        return f"{_scalar_text(value, 'f64')} : f64"
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, (list, tuple)):
-        return "array<i64" + (": " + ", ".join(str(int(v)) for v in value) if value else "") + ">"
-    raise TypeError(f"no attribute text for {value!r}")
-
-
-def attr_dict_text(attrs: dict[str, Any]) -> str:
-    items = [f"{k} = {attr_text(v)}" for k, v in attrs.items() if v is not None]
-    return " {" + ", ".join(items) + "}" if items else ""
-
-
 def _scalar_text(x: Any, dtype: str) -> str:
     if dtype == "i1":
         return "true" if x else "false"
     if dtype in INTS:
         return str(int(x))
-    s = f"{float(x):.17g}"
-    if "e" in s and "." not in s:
-        s = s.replace("e", ".0e")
-    elif "e" not in s and "." not in s:
-        s += ".0"
-    return s
+    return float_text(x)
 
 
 def dense_text(value: np.ndarray, t: TensorType) -> str:
