@@ -34,7 +34,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-from dataclasses import dataclass
 
 from . import ir
 from ._config import config, log_compile
@@ -67,11 +66,10 @@ def disable(reason: str) -> None:
 
 @functools.cache
 def _compiler_identity() -> bytes:
-    from . import __name__ as package
     from ._export import RUNTIME_ARCHIVE
     from ._mlir_libs import _site_initialize_0
 
-    parts = [package, _version()]
+    parts = [str(__package__), _version()]
     for path in (_site_initialize_0.__file__, RUNTIME_ARCHIVE):
         try:
             st = os.stat(path)
@@ -127,14 +125,8 @@ def key(module: ir.Module, opt_level: int) -> str:
     return h.hexdigest()
 
 
-@dataclass(frozen=True)
-class Entry:
-    key: str
-    path: str
-
-
-def entry(module: ir.Module, opt_level: int) -> Entry | None:
-    """The cache entry for `module`, or None when the cache is off."""
+def entry(module: ir.Module, opt_level: int) -> str | None:
+    """The path of the cache entry for `module`, or None when the cache is off."""
     if not config.enable_compilation_cache or _disabled is not None:
         return None
     where = directory()
@@ -146,8 +138,7 @@ def entry(module: ir.Module, opt_level: int) -> Entry | None:
     if not os.access(where, os.W_OK):
         disable(f"{where} is not writable")
         return None
-    k = key(module, opt_level)
-    return Entry(k, os.path.join(where, k + SUFFIX))
+    return os.path.join(where, key(module, opt_level) + SUFFIX)
 
 
 USED = ".used"

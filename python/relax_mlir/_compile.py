@@ -16,7 +16,6 @@ from ._boundary import (
     TypeSpec,
     itemsize,
     leaf_specs,
-    spec_to_json,
 )
 from ._config import log_compile
 from ._mlir_libs import _relax_runtime
@@ -304,15 +303,15 @@ def _compile_cpu(module: ir.Module, opt_level: int, num_threads: int,
         exe = _load_cached(module, entry, specs, opt_level)
         if exe is not None:
             log_compile(f"loaded {what} from the compilation cache in "
-                        f"{time.perf_counter() - start:.2f} s (cache hit: {entry.path})")
+                        f"{time.perf_counter() - start:.2f} s (cache hit: {entry})")
             return exe
     lowered = run_stages(module, opt_level, num_threads, dump_ir=dump_ir)
     if entry is not None:
         exe = _write_cached(module, lowered, entry, specs, opt_level)
         if exe is not None:
-            removed = _cache.evict(keep=entry.path)
+            removed = _cache.evict(keep=entry)
             log_compile(f"compiled {what} in {time.perf_counter() - start:.2f} s (cache miss: "
-                        f"written to {entry.path}"
+                        f"written to {entry}"
                         + (f"; {len(removed)} least recently used entries removed"
                            if removed else "") + ")")
             return exe
@@ -322,52 +321,46 @@ def _compile_cpu(module: ir.Module, opt_level: int, num_threads: int,
     return exe
 
 
-def _signature_metadata(specs: dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec, set[int]]]
-                        ) -> dict[str, Any]:
-    """The functions as an export's metadata lists them."""
-    return {name: {"params": [[p, spec_to_json(s)] for p, s in params],
-                   "result": spec_to_json(result)}
-            for name, (params, result, _) in sorted(specs.items())}
-
-
-def _load_cached(module: ir.Module, entry: _cache.Entry,
+def _load_cached(module: ir.Module, path: str,
                  specs: dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec, set[int]]],
                  opt_level: int) -> Executable | None:
-    """The executable in cache entry `entry`, or None (no entry, or one that is
-    damaged, foreign or unusable here: removed, to be rebuilt)."""
+    """The executable in the cache entry at `path`, or None (no entry, or one
+    that is damaged, foreign or unusable here: removed, to be rebuilt)."""
     from . import runtime
+    from ._export import functions_metadata
 
-    if not os.path.exists(entry.path):
+    if not os.path.exists(path):
         return None
+    signatures = {name: (params, result) for name, (params, result, _) in specs.items()}
     try:
-        library = runtime.Library(entry.path)
+        library = runtime.Library(path)
+        metadata = library.metadata
+        if (metadata.get("functions") != functions_metadata(signatures)
+                or metadata.get("target") != "cpu" or metadata.get("opt_level") != opt_level):
+            log_compile(f"compilation cache entry {path} holds other functions; rebuilding it")
+            _cache.remove(path)
+            return None
+        pool = dict(_relax_runtime.pool_symbols())
+        library.use_host_allocator(pool["_mlir_memref_to_llvm_alloc"],
+                                   pool["_mlir_memref_to_llvm_aligned_alloc"],
+                                   pool["_mlir_memref_to_llvm_free"])
+        funcs = {name: Function(None, name, p, r, a, library=library)
+                 for name, (p, r, a) in specs.items()}
     except (runtime.LoadError, OSError) as e:
-        log_compile(f"compilation cache entry {entry.path} is damaged or unusable here "
+        log_compile(f"compilation cache entry {path} is damaged or unusable here "
                     f"({e}); rebuilding it")
-        _cache.remove(entry.path)
+        _cache.remove(path)
         return None
-    metadata = library.metadata
-    if (metadata.get("functions") != _signature_metadata(specs)
-            or metadata.get("target") != "cpu" or metadata.get("opt_level") != opt_level):
-        log_compile(f"compilation cache entry {entry.path} holds other functions; rebuilding it")
-        _cache.remove(entry.path)
-        return None
-    pool = dict(_relax_runtime.pool_symbols())
-    library.use_host_allocator(pool["_mlir_memref_to_llvm_alloc"],
-                               pool["_mlir_memref_to_llvm_aligned_alloc"],
-                               pool["_mlir_memref_to_llvm_free"])
-    _cache.touch(entry.path)
-    funcs = {name: Function(None, name, p, r, a, library=library)
-             for name, (p, r, a) in specs.items()}
+    _cache.touch(path)
     return Executable(library, funcs, None, "cpu", None, opt_level, 1, source=module,
-                      cache_path=entry.path)
+                      cache_path=path)
 
 
-def _write_cached(module: ir.Module, lowered: ir.Module, entry: _cache.Entry,
+def _write_cached(module: ir.Module, lowered: ir.Module, path: str,
                   specs: dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec, set[int]]],
                   opt_level: int) -> Executable | None:
-    """Writes `lowered` as cache entry `entry` and loads it; None (the cache
-    turned off for the process) when the library cannot be written."""
+    """Writes `lowered` as the cache entry at `path` and loads it; None (the
+    cache turned off for the process) when the library cannot be written."""
     from ._export import export_library, linker
 
     try:
@@ -377,14 +370,14 @@ def _write_cached(module: ir.Module, lowered: ir.Module, entry: _cache.Entry,
         return None
     signatures = {name: (params, result) for name, (params, result, _) in specs.items()}
     try:
-        export_library(lowered, signatures, entry.path, target="cpu", chip=None,
+        export_library(lowered, signatures, path, target="cpu", chip=None,
                        opt_level=opt_level, num_threads=1, cpu="host")
     except (CompilationError, OSError) as e:
-        _cache.disable(f"writing {entry.path} failed: {e}")
+        _cache.disable(f"writing {path} failed: {e}")
         return None
-    exe = _load_cached(module, entry, specs, opt_level)
+    exe = _load_cached(module, path, specs, opt_level)
     if exe is None:
-        _cache.disable(f"{entry.path} could not be loaded right after it was written")
+        _cache.disable(f"{path} could not be loaded right after it was written")
         return None
     exe._llvm_module = lowered
     return exe

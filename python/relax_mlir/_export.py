@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
+from typing import Any
 
 from . import ir
 from ._boundary import TypeSpec, spec_to_json
@@ -50,6 +51,13 @@ def linker() -> str:
     raise CompilationError("cannot export: no C++ compiler to link with",
                            f"looked for {', '.join(candidates)} on the PATH; install one "
                            f"(Debian: `sudo apt-get install g++`) or set CXX")
+
+
+def functions_metadata(signatures: Signatures) -> dict[str, Any]:
+    """The functions as an export's metadata lists them (and runtime.load reads them)."""
+    return {name: {"params": [[p, spec_to_json(s)] for p, s in params],
+                   "result": spec_to_json(result)}
+            for name, (params, result) in sorted(signatures.items())}
 
 
 def destination(path: str) -> str:
@@ -94,10 +102,7 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
         "target": target,
         "chip": chip if target == "cuda" else None,
         "opt_level": opt_level,
-        "functions": {
-            name: {"params": [[p, spec_to_json(s)] for p, s in params],
-                   "result": spec_to_json(result)}
-            for name, (params, result) in sorted(signatures.items())},
+        "functions": functions_metadata(signatures),
     }
     path = destination(path)
     cxx = linker()

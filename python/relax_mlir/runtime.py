@@ -397,8 +397,7 @@ class Library(FunctionTable["Function"]):
         one argument, the array of its memref descriptors' addresses)."""
         if name not in self._functions:
             raise KeyError(self._missing(name))
-        symbol = getattr(self._lib, "relax_packed_" + name, None)
-        address = ctypes.cast(symbol, ctypes.c_void_p).value if symbol is not None else None
+        address = self._functions[name]._packed
         if not address:
             raise LoadError(f"cannot load {self.path}",
                             f"it has no packed entry point relax_packed_{name}; {_AGAIN}")
