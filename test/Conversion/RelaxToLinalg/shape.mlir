@@ -197,8 +197,8 @@ func.func @split_sections(%x: tensor<2x4xf32>) -> (tensor<2x2xf32>, tensor<2x2xf
 // CHECK:           [[LO:%.+]] = arith.maxsi [[NRM]], %{{.+}} : i64
 // CHECK-NEXT:      [[HI:%.+]] = arith.constant 2 : i64
 // CHECK-NEXT:      [[CL:%.+]] = arith.minsi [[LO]], [[HI]] : i64
-// CHECK-NEXT:      [[ROW:%.+]] = linalg.index 0 : index
 // CHECK-NEXT:      [[COLI:%.+]] = arith.index_cast [[CL]] : i64 to index
+// CHECK-NEXT:      [[ROW:%.+]] = linalg.index 0 : index
 // CHECK-NEXT:      [[V:%.+]] = tensor.extract %[[X]]{{\[}}[[ROW]], [[COLI]]] : tensor<5x3xf32>
 // CHECK-NEXT:      linalg.yield [[V]] : f32
 // CHECK:         [[FLAT:%.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1]] : tensor<5x3xf32> into tensor<15xf32>
@@ -214,6 +214,37 @@ func.func @take(%x: tensor<5x3xf32>, %i: tensor<2xi64>, %j: tensor<2x2xi32>) -> 
     relax.output %0, %1 : tensor<5x2xf32>, tensor<2x2xf32>
   }
   return %r#0, %r#1 : tensor<5x2xf32>, tensor<2x2xf32>
+}
+
+// scatter_add: x and updates viewed as [pre, n, post] / [pre, m, post]; an
+// scf.for over the m indices carries the result, normalizes index j as take
+// does and adds update slice j into the slice at it, in place (the generic's
+// output is the extracted slice of the carried tensor).
+// CHECK-LABEL: func.func @scatter_add(
+// CHECK-SAME:    %[[X:.+]]: tensor<2x5x3xf32>, %[[I:.+]]: tensor<2x2xi32>, %[[U:.+]]: tensor<2x2x2x3xf32>)
+// CHECK-DAG:     [[UP:%.+]] = tensor.collapse_shape %[[U]] {{.+}} : tensor<2x2x2x3xf32> into tensor<2x4x3xf32>
+// CHECK-DAG:     [[IF:%.+]] = tensor.collapse_shape %[[I]] {{.+}} : tensor<2x2xi32> into tensor<4xi32>
+// CHECK-DAG:     [[C0:%.+]] = arith.constant 0 : index
+// CHECK-DAG:     [[C1:%.+]] = arith.constant 1 : index
+// CHECK-DAG:     [[C4:%.+]] = arith.constant 4 : index
+// CHECK:         [[R:%.+]] = scf.for [[J:%.+]] = [[C0]] to [[C4]] step [[C1]] iter_args([[ACC:%.+]] = %[[X]]) -> (tensor<2x5x3xf32>) {
+// CHECK-NEXT:      [[IDX:%.+]] = tensor.extract [[IF]]{{\[}}[[J]]] : tensor<4xi32>
+// CHECK:           arith.constant 5 : i32
+// CHECK:           arith.cmpi slt, [[IDX]]
+// CHECK:           arith.constant 4 : i32
+// CHECK:           [[AT:%.+]] = arith.index_cast %{{.+}} : i32 to index
+// CHECK-NEXT:      [[ROW:%.+]] = tensor.extract_slice [[ACC]][0, [[AT]], 0] [2, 1, 3] [1, 1, 1] : tensor<2x5x3xf32> to tensor<2x3xf32>
+// CHECK-NEXT:      [[UPD:%.+]] = tensor.extract_slice [[UP]][0, [[J]], 0] [2, 1, 3] [1, 1, 1] : tensor<2x4x3xf32> to tensor<2x3xf32>
+// CHECK-NEXT:      [[SUM:%.+]] = linalg.generic {indexing_maps = [#[[ID2]], #[[ID2]]], iterator_types = ["parallel", "parallel"]} ins([[UPD]] : tensor<2x3xf32>) outs([[ROW]] : tensor<2x3xf32>)
+// CHECK-NEXT:      ^bb0(%[[IN:.+]]: f32, %[[OUT:.+]]: f32):
+// CHECK-NEXT:        [[ADD:%.+]] = arith.addf %[[OUT]], %[[IN]] : f32
+// CHECK-NEXT:        linalg.yield [[ADD]] : f32
+// CHECK:           [[INS:%.+]] = tensor.insert_slice [[SUM]] into [[ACC]][0, [[AT]], 0] [2, 1, 3] [1, 1, 1] : tensor<2x3xf32> into tensor<2x5x3xf32>
+// CHECK-NEXT:      scf.yield [[INS]] : tensor<2x5x3xf32>
+// CHECK:         return [[R]] : tensor<2x5x3xf32>
+func.func @scatter_add(%x: tensor<2x5x3xf32>, %i: tensor<2x2xi32>, %u: tensor<2x2x2x3xf32>) -> tensor<2x5x3xf32> {
+  %r = relax.scatter_add %x, %i, %u {axis = 1 : i64} : tensor<2x5x3xf32>, tensor<2x2xi32>, tensor<2x2x2x3xf32> -> tensor<2x5x3xf32>
+  return %r : tensor<2x5x3xf32>
 }
 
 // strided_slice with positive strides is one tensor.extract_slice. With a

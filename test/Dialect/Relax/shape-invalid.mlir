@@ -1,7 +1,7 @@
 // RUN: relax-opt %s -split-input-file -verify-diagnostics
 
 // Verifier and type-inference errors of the shape ops expand_dims squeeze
-// flatten concat split take strided_slice tile pad triu tril.
+// flatten concat split take scatter_add strided_slice tile pad triu tril.
 
 // The axes count in the result, of rank 3 here: 1 and -2 name the same axis.
 func.func @expand_dims_axis_repeated(%x: tensor<3xf32>) {
@@ -201,7 +201,7 @@ func.func @take_float_indices(%x: tensor<4x3xf32>, %i: tensor<2xf32>) {
 // -----
 
 func.func @take_from_empty_axis(%x: tensor<0x3xf32>, %i: tensor<2xi64>) {
-  // expected-error @+2 {{cannot take from an axis of size 0}}
+  // expected-error @+2 {{cannot index an axis of size 0}}
   // expected-error @+1 {{'relax.take' op failed to infer returned types}}
   %0 = relax.take %x, %i {axis = 0 : i64} : tensor<0x3xf32>, tensor<2xi64> -> tensor<2x3xf32>
   return
@@ -213,6 +213,38 @@ func.func @take_wrong_result(%x: tensor<4x3xf32>, %i: tensor<2xi64>) {
   // expected-error @+2 {{'relax.take' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<3x2xf32>'}}
   // expected-error @+1 {{'relax.take' op failed to infer returned types}}
   %0 = relax.take %x, %i {axis = 0 : i64} : tensor<4x3xf32>, tensor<2xi64> -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_add_wrong_updates(%x: tensor<4x3xf32>, %i: tensor<2xi64>, %u: tensor<3x2xf32>) {
+  // expected-error @+1 {{'relax.scatter_add' op updates must have type 'tensor<2x3xf32>' (x's shape with the axis replaced by the indices' shape), got 'tensor<3x2xf32>'}}
+  %0 = relax.scatter_add %x, %i, %u {axis = 0 : i64} : tensor<4x3xf32>, tensor<2xi64>, tensor<3x2xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_add_updates_type(%x: tensor<4x3xf32>, %i: tensor<2xi64>, %u: tensor<2x3xf64>) {
+  // expected-error @+1 {{'relax.scatter_add' op updates must have type 'tensor<2x3xf32>'}}
+  %0 = relax.scatter_add %x, %i, %u {axis = 0 : i64} : tensor<4x3xf32>, tensor<2xi64>, tensor<2x3xf64> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_add_axis(%x: tensor<4x3xf32>, %i: tensor<2xi64>, %u: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0 = relax.scatter_add %x, %i, %u {axis = 2 : i64} : tensor<4x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_add_bool(%x: tensor<4xi1>, %i: tensor<2xi64>, %u: tensor<2xi1>) {
+  // expected-error @+1 {{'relax.scatter_add' op operand #0 must be}}
+  %0 = relax.scatter_add %x, %i, %u : tensor<4xi1>, tensor<2xi64>, tensor<2xi1> -> tensor<4xi1>
   return
 }
 

@@ -1,8 +1,8 @@
 // RUN: relax-opt %s | relax-opt | FileCheck %s
 // RUN: relax-opt -mlir-print-op-generic %s | relax-opt | FileCheck %s
 
-// The shape ops expand_dims squeeze flatten concat split take strided_slice
-// tile pad triu tril parse and print back in their custom form, directly and
+// The shape ops expand_dims squeeze flatten concat split take scatter_add
+// strided_slice tile pad triu tril parse and print back in their custom form, directly and
 // through the generic form.
 
 // CHECK-LABEL: func.func @regroup
@@ -83,6 +83,20 @@ func.func @take(%x: tensor<5x3xf32>, %i: tensor<2xi64>, %j: tensor<i32>, %k: ten
     relax.output %0 : tensor<2x3xf32>
   }
   return %r : tensor<2x3xf32>
+}
+
+// scatter_add along an axis (negative too), without an axis (x flattened),
+// with 2-d indices.
+// CHECK-LABEL: func.func @scatter_add
+// CHECK-SAME:    (%[[X:.+]]: tensor<5x3xf32>, %[[I:.+]]: tensor<2xi64>, %[[K:.+]]: tensor<2x2xi32>, %[[U:.+]]: tensor<2x3xf32>, %[[V:.+]]: tensor<5x2xf32>, %[[W:.+]]: tensor<2x2xf32>)
+// CHECK: [[A:%.+]] = relax.scatter_add %[[X]], %[[I]], %[[U]] {axis = 0 : i64} : tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<5x3xf32>
+// CHECK: [[B:%.+]] = relax.scatter_add [[A]], %[[I]], %[[V]] {axis = -1 : i64} : tensor<5x3xf32>, tensor<2xi64>, tensor<5x2xf32> -> tensor<5x3xf32>
+// CHECK: relax.scatter_add [[B]], %[[K]], %[[W]] : tensor<5x3xf32>, tensor<2x2xi32>, tensor<2x2xf32> -> tensor<5x3xf32>
+func.func @scatter_add(%x: tensor<5x3xf32>, %i: tensor<2xi64>, %k: tensor<2x2xi32>, %u: tensor<2x3xf32>, %v: tensor<5x2xf32>, %w: tensor<2x2xf32>) -> tensor<5x3xf32> {
+  %0 = relax.scatter_add %x, %i, %u {axis = 0 : i64} : tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<5x3xf32>
+  %1 = relax.scatter_add %0, %i, %v {axis = -1 : i64} : tensor<5x3xf32>, tensor<2xi64>, tensor<5x2xf32> -> tensor<5x3xf32>
+  %2 = relax.scatter_add %1, %k, %w : tensor<5x3xf32>, tensor<2x2xi32>, tensor<2x2xf32> -> tensor<5x3xf32>
+  return %2 : tensor<5x3xf32>
 }
 
 // strided_slice with numpy's slice rules: negative begin and end count from

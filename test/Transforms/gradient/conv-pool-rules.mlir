@@ -62,22 +62,36 @@ func.func @max_pool2d(%x: tensor<1x1x4x4xf32>) -> tensor<f32> {
   return %r : tensor<f32>
 }
 
-// Overlapping windows (2x2, stride 1): for each window offset in row-major
-// order the strided slice of x at that offset is compared with the result,
-// offsets already matched are masked out (1 - claimed), and the slice's own
-// adjoint scatters g * mask back.
+// Overlapping windows (2x2, stride 1): each output's window offset is chosen
+// by comparing the strided slice of x at each offset with the result, last
+// offset first, so that the first match in row-major order wins (offsets
+// (1,1)=4, (1,0)=3, (0,1)=1, (0,0)=0 in the 3-wide input); offset + window
+// origin (row * 3 + column) + plane give flat positions in x, and one
+// scatter_add carries g there. No per-offset adjoint of x's size.
 // CHECK-LABEL: func.func @max_pool2d_overlapping_adjoint(
 // CHECK-SAME:    %[[X:.+]]: tensor<1x1x3x3xf32>)
 // CHECK:         [[Y:%.+]] = relax.max_pool2d %[[X]]
-// CHECK:         [[S0:%.+]] = relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 0, 0>, end = array<i64: 2, 2>, strides = array<i64: 1, 1>}
-// CHECK-NEXT:    [[E0:%.+]] = relax.equal [[S0]], [[Y]]
-// CHECK-NEXT:    [[M0:%.+]] = relax.astype [[E0]] : tensor<1x1x2x2xi1> -> tensor<1x1x2x2xf32>
-// CHECK:         relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 0, 1>, end = array<i64: 2, 3>, strides = array<i64: 1, 1>}
-// CHECK:         relax.subtract %{{.+}}, [[M0]] : tensor<f32>, tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
-// CHECK:         relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 0>, end = array<i64: 3, 2>, strides = array<i64: 1, 1>}
-// CHECK:         relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 1>, end = array<i64: 3, 3>, strides = array<i64: 1, 1>}
+// CHECK:         [[G:%.+]] = relax.broadcast_to %{{.+}} -> tensor<1x1x2x2xf32>
+// CHECK-DAG:     [[O11:%.+]] = arith.constant dense<4> : tensor<i64>
+// CHECK-DAG:     [[O10:%.+]] = arith.constant dense<3> : tensor<i64>
+// CHECK:         [[S10:%.+]] = relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 0>, end = array<i64: 3, 2>, strides = array<i64: 1, 1>}
+// CHECK-NEXT:    [[E10:%.+]] = relax.equal [[S10]], [[Y]]
+// CHECK-NEXT:    [[C10:%.+]] = relax.where [[E10]], [[O10]], [[O11]] : tensor<1x1x2x2xi1>, tensor<i64>, tensor<i64> -> tensor<1x1x2x2xi64>
+// CHECK-NEXT:    [[O01:%.+]] = arith.constant dense<1> : tensor<i64>
+// CHECK-NEXT:    [[S01:%.+]] = relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 0, 1>, end = array<i64: 2, 3>, strides = array<i64: 1, 1>}
+// CHECK-NEXT:    [[E01:%.+]] = relax.equal [[S01]], [[Y]]
+// CHECK-NEXT:    [[C01:%.+]] = relax.where [[E01]], [[O01]], [[C10]]
+// CHECK-NEXT:    [[O00:%.+]] = arith.constant dense<0> : tensor<i64>
+// CHECK-NEXT:    [[S00:%.+]] = relax.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 0, 0>, end = array<i64: 2, 2>, strides = array<i64: 1, 1>}
+// CHECK-NEXT:    [[E00:%.+]] = relax.equal [[S00]], [[Y]]
+// CHECK-NEXT:    [[C00:%.+]] = relax.where [[E00]], [[O00]], [[C01]]
+// CHECK:         [[ORIGIN:%.+]] = relax.add %{{.+}}, %{{.+}} : tensor<1x1x2x1xi64>, tensor<1x1x1x2xi64> -> tensor<1x1x2x2xi64>
+// CHECK:         [[AT:%.+]] = relax.add [[C00]], [[ORIGIN]]
+// CHECK-NEXT:    [[POS:%.+]] = relax.add [[AT]], %{{.+}} : tensor<1x1x2x2xi64>, tensor<1x1x1x1xi64> -> tensor<1x1x2x2xi64>
+// CHECK-NEXT:    [[Z:%.+]] = relax.zeros : tensor<1x1x3x3xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.scatter_add [[Z]], [[POS]], [[G]] : tensor<1x1x3x3xf32>, tensor<1x1x2x2xi64>, tensor<1x1x2x2xf32> -> tensor<1x1x3x3xf32>
 // CHECK-NOT:     relax.max_pool2d
-// CHECK:         relax.tuple(%{{.+}} : tensor<1x1x3x3xf32>)
+// CHECK:         relax.tuple([[DX]] : tensor<1x1x3x3xf32>)
 func.func @max_pool2d_overlapping(%x: tensor<1x1x3x3xf32>) -> tensor<f32> {
   %r = relax.dataflow -> (tensor<f32>) {
     %y = relax.max_pool2d %x {pool_size = array<i64: 2, 2>, strides = array<i64: 1, 1>} : tensor<1x1x3x3xf32> -> tensor<1x1x2x2xf32>

@@ -1,9 +1,9 @@
 // The gradient rules of the shape ops expand_dims squeeze flatten concat split
-// take strided_slice tile pad triu tril: one function per case, all
+// take scatter_add strided_slice tile pad triu tril: one function per case, all
 // differentiated in one run. Each loss is sum(op(x) * c) (c makes the adjoint
 // g = broadcast(ones) * c reaching the op); the checks follow each rule's key
 // ops.
-// RUN: relax-opt %s --gradient="func=expand_dims,squeeze,flatten,concat,split,take,take_axis,take_flat,strided_slice,strided_slice_stride,strided_slice_negative_stride,strided_slice_empty,tile,pad,triu,tril" | FileCheck %s
+// RUN: relax-opt %s --gradient="func=expand_dims,squeeze,flatten,concat,split,take,take_axis,take_flat,scatter_add,strided_slice,strided_slice_stride,strided_slice_negative_stride,strided_slice_empty,tile,pad,triu,tril" | FileCheck %s
 
 // Ops that only regroup elements pass g back reshaped.
 // CHECK-LABEL: func.func @expand_dims_adjoint(
@@ -96,28 +96,15 @@ func.func @split(%x: tensor<5x2xf32>) -> tensor<f32> {
   return %r : tensor<f32>
 }
 
-// take: the adjoint is a one-hot matmul. The indices are normalized (negative
-// + n) and clamped into [0, n), compared with iota(n) into a (m, n) one-hot
-// matrix whose transpose multiplies g viewed as (pre, m, post); repeated
-// indices accumulate.
+// take: the adjoint adds g's slices back into zeros at the same indices
+// (scatter_add normalizes them as take does, and repeated indices
+// accumulate); the other operand's adjoint is unaffected.
 // CHECK-LABEL: func.func @take_adjoint(
 // CHECK-SAME:    %[[X:.+]]: tensor<5x3xf32>, %[[I:.+]]: tensor<4xi64>, %[[C:.+]]: tensor<4x3xf32>) -> tuple<tensor<f32>, tuple<tensor<5x3xf32>, tensor<4x3xf32>>> {
 // CHECK:         [[S:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<4x3xf32>
 // CHECK-NEXT:    [[G:%.+]] = relax.multiply [[S]], %[[C]] :
-// CHECK:         [[IK:%.+]] = relax.reshape %[[I]] : tensor<4xi64> -> tensor<4x1xi64>
-// CHECK-NEXT:    [[N:%.+]] = arith.constant dense<5> : tensor<i64>
-// CHECK-NEXT:    [[WRAP:%.+]] = relax.add [[IK]], [[N]] : tensor<4x1xi64>, tensor<i64> -> tensor<4x1xi64>
-// CHECK-NEXT:    [[ZERO:%.+]] = arith.constant dense<0> : tensor<i64>
-// CHECK-NEXT:    [[NEG:%.+]] = relax.less [[IK]], [[ZERO]] :
-// CHECK-NEXT:    [[NORM:%.+]] = relax.where [[NEG]], [[WRAP]], [[IK]] :
-// CHECK-NEXT:    [[CL:%.+]] = relax.clip [[NORM]] {max = 4.000000e+00 : f64, min = 0.000000e+00 : f64} : tensor<4x1xi64>
-// CHECK-NEXT:    [[IOTA:%.+]] = arith.constant dense<{{\[\[}}0, 1, 2, 3, 4]]> : tensor<1x5xi64>
-// CHECK-NEXT:    [[EQ:%.+]] = relax.equal [[CL]], [[IOTA]] : tensor<4x1xi64>, tensor<1x5xi64> -> tensor<4x5xi1>
-// CHECK-NEXT:    [[OH:%.+]] = relax.astype [[EQ]] : tensor<4x5xi1> -> tensor<4x5xf32>
-// CHECK-NEXT:    [[G3:%.+]] = relax.reshape [[G]] : tensor<4x3xf32> -> tensor<1x4x3xf32>
-// CHECK-NEXT:    [[OHT:%.+]] = relax.permute_dims [[OH]] : tensor<4x5xf32> -> tensor<5x4xf32>
-// CHECK-NEXT:    [[MM:%.+]] = relax.matmul [[OHT]], [[G3]] : tensor<5x4xf32>, tensor<1x4x3xf32> -> tensor<1x5x3xf32>
-// CHECK-NEXT:    [[DX:%.+]] = relax.reshape [[MM]] : tensor<1x5x3xf32> -> tensor<5x3xf32>
+// CHECK:         [[Z:%.+]] = relax.zeros : tensor<5x3xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.scatter_add [[Z]], %[[I]], [[G]] {axis = 0 : i64} : tensor<5x3xf32>, tensor<4xi64>, tensor<4x3xf32> -> tensor<5x3xf32>
 // CHECK-NEXT:    relax.tuple([[DX]], %{{.+}} : tensor<5x3xf32>, tensor<4x3xf32>)
 func.func @take(%x: tensor<5x3xf32>, %i: tensor<4xi64>, %c: tensor<4x3xf32>) -> tensor<f32> {
   %r = relax.dataflow -> (tensor<f32>) {
@@ -129,14 +116,12 @@ func.func @take(%x: tensor<5x3xf32>, %i: tensor<4xi64>, %c: tensor<4x3xf32>) -> 
   return %r : tensor<f32>
 }
 
-// take along a middle axis (negative): g already has the (pre, m, post) =
-// (2, 4, 3) shape, so no reshape is needed around the batched matmul.
+// take along a middle axis (negative): scatter_add keeps the axis as given.
 // CHECK-LABEL: func.func @take_axis_adjoint(
 // CHECK-SAME:    %[[X:.+]]: tensor<2x5x3xf32>, %[[I:.+]]: tensor<4xi32>)
 // CHECK:         [[G:%.+]] = relax.multiply %{{.+}}, %{{.+}} : tensor<2x4x3xf32>, tensor<2x4x3xf32> -> tensor<2x4x3xf32>
-// CHECK:         [[OH:%.+]] = relax.astype %{{.+}} : tensor<4x5xi1> -> tensor<4x5xf32>
-// CHECK-NEXT:    [[OHT:%.+]] = relax.permute_dims [[OH]] : tensor<4x5xf32> -> tensor<5x4xf32>
-// CHECK-NEXT:    [[DX:%.+]] = relax.matmul [[OHT]], [[G]] : tensor<5x4xf32>, tensor<2x4x3xf32> -> tensor<2x5x3xf32>
+// CHECK-NEXT:    [[Z:%.+]] = relax.zeros : tensor<2x5x3xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.scatter_add [[Z]], %[[I]], [[G]] {axis = -2 : i64} : tensor<2x5x3xf32>, tensor<4xi32>, tensor<2x4x3xf32> -> tensor<2x5x3xf32>
 // CHECK-NEXT:    relax.tuple([[DX]] : tensor<2x5x3xf32>)
 func.func @take_axis(%x: tensor<2x5x3xf32>, %i: tensor<4xi32>) -> tensor<f32> {
   %r = relax.dataflow -> (tensor<f32>) {
@@ -148,20 +133,35 @@ func.func @take_axis(%x: tensor<2x5x3xf32>, %i: tensor<4xi32>) -> tensor<f32> {
   return %r : tensor<f32>
 }
 
-// take without axis reads x flattened: n = 6, the one-hot matmul gives (1, 6, 1)
-// and is reshaped to x's shape.
+// take without axis reads x flattened: so does scatter_add without axis.
 // CHECK-LABEL: func.func @take_flat_adjoint(
 // CHECK-SAME:    %[[X:.+]]: tensor<2x3xf32>, %[[I:.+]]: tensor<2x2xi32>) -> tuple<tensor<f32>, tuple<tensor<2x3xf32>>> {
-// CHECK:         [[IK:%.+]] = relax.reshape %[[I]] : tensor<2x2xi32> -> tensor<4x1xi32>
-// CHECK:         relax.clip %{{.+}} {max = 5.000000e+00 : f64, min = 0.000000e+00 : f64} : tensor<4x1xi32>
-// CHECK:         [[OH:%.+]] = relax.astype %{{.+}} : tensor<4x6xi1> -> tensor<4x6xf32>
-// CHECK:         [[MM:%.+]] = relax.matmul %{{.+}}, %{{.+}} : tensor<6x4xf32>, tensor<1x4x1xf32> -> tensor<1x6x1xf32>
-// CHECK-NEXT:    [[DX:%.+]] = relax.reshape [[MM]] : tensor<1x6x1xf32> -> tensor<2x3xf32>
+// CHECK:         [[G:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<2x2xf32>
+// CHECK-NEXT:    [[Z:%.+]] = relax.zeros : tensor<2x3xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.scatter_add [[Z]], %[[I]], [[G]] : tensor<2x3xf32>, tensor<2x2xi32>, tensor<2x2xf32> -> tensor<2x3xf32>
 // CHECK-NEXT:    relax.tuple([[DX]] : tensor<2x3xf32>)
 func.func @take_flat(%x: tensor<2x3xf32>, %i: tensor<2x2xi32>) -> tensor<f32> {
   %r = relax.dataflow -> (tensor<f32>) {
     %y = relax.take %x, %i : tensor<2x3xf32>, tensor<2x2xi32> -> tensor<2x2xf32>
     %l = relax.sum %y : tensor<2x2xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// scatter_add is linear: x's adjoint is g itself, the updates' adjoint takes
+// g at the same indices and axis.
+// CHECK-LABEL: func.func @scatter_add_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<5x3xf32>, %[[I:.+]]: tensor<4xi64>, %[[U:.+]]: tensor<4x3xf32>, %[[C:.+]]: tensor<5x3xf32>)
+// CHECK:         relax.broadcast_to %{{.+}} -> tensor<5x3xf32>
+// CHECK-NEXT:    [[G:%.+]] = relax.multiply %{{.+}}, %[[C]] : tensor<5x3xf32>, tensor<5x3xf32> -> tensor<5x3xf32>
+// CHECK-NEXT:    [[DU:%.+]] = relax.take [[G]], %[[I]] {axis = 0 : i64} : tensor<5x3xf32>, tensor<4xi64> -> tensor<4x3xf32>
+// CHECK-NEXT:    relax.tuple([[G]], [[DU]] : tensor<5x3xf32>, tensor<4x3xf32>)
+func.func @scatter_add(%x: tensor<5x3xf32>, %i: tensor<4xi64>, %u: tensor<4x3xf32>, %c: tensor<5x3xf32>) -> tensor<f32> attributes {relax.require_grads = array<i64: 0, 2>} {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.scatter_add %x, %i, %u {axis = 0 : i64} : tensor<5x3xf32>, tensor<4xi64>, tensor<4x3xf32> -> tensor<5x3xf32>
+    %p = relax.multiply %y, %c : tensor<5x3xf32>, tensor<5x3xf32> -> tensor<5x3xf32>
+    %l = relax.sum %p : tensor<5x3xf32> -> tensor<f32>
     relax.output %l : tensor<f32>
   }
   return %r : tensor<f32>

@@ -422,6 +422,17 @@ _OPS = [
             ((2, 3, 4), (), -1, 4, I64),
             ((3, 4), (2, 2), None, 12, I64),
         ]]),
+    Op("scatter_add", SHAPE, CUSTOM, ref.scatter_add, NUMERIC, weight=0.4, grad_from=(0, 2),
+       cases=[
+           case([Input("x", xs), Input("indices", ish, indices(n), it), Input("updates", us)],
+                {"axis": axis})
+           for xs, ish, us, axis, n, it in [
+               ((5,), (4,), (4,), 0, 5, I64),
+               ((3, 4), (5,), (3, 5), 1, 4, I64),
+               ((3, 4), (2, 3), (2, 3, 4), 0, 3, I32),
+               ((2, 3, 4), (), (2, 3), -1, 4, I64),
+               ((3, 4), (2, 2), (2, 2), None, 12, I64),
+           ]]),
     Op("strided_slice", SHAPE, CUSTOM, ref.strided_slice, ANY, exact=True, weight=0.6,
        cases=shaped([([s], {"axes": ax, "begin": b, "end": e, "strides": st})
                      for s, ax, b, e, st in [

@@ -2009,12 +2009,10 @@ def _sample_split(g: _Generator, spec: Op) -> Call | None:
     return Call([x], attrs, rtype, then=_read_fields, focus=0.0)
 
 
-def _sample_take(g: _Generator, spec: Op) -> Call | None:
-    """Indices from the pool (any integers: clamped) or fresh, in [-n - 2, n + 2)
-    with a repeat; without `axis` x is flattened."""
-    x = _operand(g, spec, max_rank=4)
-    if x is None:
-        return None
+def _take_indices(g: _Generator, x: Val) -> tuple[dict[str, Any], Val]:
+    """take's (and scatter_add's) `axis` and indices for x: from the pool (any
+    integers: clamped) or fresh, in [-n - 2, n + 2) with a repeat; without
+    `axis` x is flattened."""
     attrs: dict[str, Any] = {}
     if x.type.rank and g.chance(0.75):
         attrs["axis"] = _random_axis(g, x.type.rank)
@@ -2037,7 +2035,31 @@ def _sample_take(g: _Generator, spec: Op) -> Call | None:
         idx = g.fresh_with(TensorType(ishape, g.choice(g.int_dtypes)), vals)
     if idx.value.size and np.any((idx.value < -n) | (idx.value >= n)):
         g.features.add("take-clamped")
+    return attrs, idx
+
+
+def _sample_take(g: _Generator, spec: Op) -> Call | None:
+    """A gather of x at `_take_indices`."""
+    x = _operand(g, spec, max_rank=4)
+    if x is None:
+        return None
+    attrs, idx = _take_indices(g, x)
     return Call([x, idx], attrs)
+
+
+def _sample_scatter_add(g: _Generator, spec: Op) -> Call | None:
+    """Updates of take's result shape added into x at `_take_indices`."""
+    x = _operand(g, spec, max_rank=4)
+    if x is None:
+        return None
+    attrs, idx = _take_indices(g, x)
+    shape = ref.take(x.value, idx.value, **attrs).shape
+    dtype = x.type.dtype
+    updates = g.pick(_tensor(lambda t: t.shape == shape and t.dtype == dtype),
+                     fresh=TensorType(shape, dtype))
+    if updates is None:
+        return None
+    return Call([x, idx, updates], attrs)
 
 
 def _sample_strided_slice(g: _Generator, spec: Op) -> Call | None:
@@ -2343,6 +2365,7 @@ SAMPLERS: dict[str, Sampler] = {
     "concat": _sample_concat,
     "split": _sample_split,
     "take": _sample_take,
+    "scatter_add": _sample_scatter_add,
     "strided_slice": _sample_strided_slice,
     "tile": _sample_tile,
     "pad": _sample_pad,

@@ -291,6 +291,24 @@ def take(x: np.ndarray, indices: np.ndarray, axis: int | None = None) -> np.ndar
     return np.take(x, np.clip(i, 0, max(n - 1, 0)), axis=axis)
 
 
+def scatter_add(x: np.ndarray, indices: np.ndarray, updates: np.ndarray,
+                axis: int | None = None) -> np.ndarray:
+    """np.add.at of `updates` into a copy of x at take's positions (the same
+    normalization; repeated indices accumulate)."""
+    flat = x.reshape(-1).copy() if axis is None else x.copy()
+    axis = 0 if axis is None else axis % x.ndim
+    n = flat.shape[axis]
+    i = np.clip(np.where(indices < 0, indices + n, indices), 0, max(n - 1, 0))
+    # Move the axis first so that np.add.at indexes it; updates follow with
+    # the indices' dims in its place.
+    moved = np.moveaxis(flat, axis, 0)
+    q = indices.ndim
+    upd = np.moveaxis(updates.reshape(updates.shape), list(range(axis, axis + q)),
+                      list(range(q)))
+    np.add.at(moved, i, upd)
+    return flat.reshape(x.shape)
+
+
 def strided_slice(x: np.ndarray, axes: Sequence[int], begin: Sequence[int],
                    end: Sequence[int], strides: Sequence[int] | None = None) -> np.ndarray:
     index = [slice(None)] * x.ndim

@@ -2,6 +2,10 @@
 
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <array>
+
 using namespace mlir;
 using namespace mlir::relax;
 using namespace mlir::relax::lowering;
@@ -151,6 +155,20 @@ struct PadLowering : OpConversionPattern<PadOp> {
   }
 };
 
+/// The position an index `i` (an integer of the indices' type) of take and
+/// scatter_add selects along an axis of size `n`: negative counts from the
+/// end, then clamped into [0, n).
+static Value axisIndex(OpBuilder &b, Location l, Value i, int64_t n) {
+  Type elt = i.getType();
+  Value size = scalar(b, l, elt, static_cast<double>(n));
+  Value negative =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, scalar(b, l, elt, 0.0));
+  i = arith::SelectOp::create(b, l, negative, arith::AddIOp::create(b, l, i, size), i);
+  i = arith::MaxSIOp::create(b, l, i, scalar(b, l, elt, 0.0));
+  i = arith::MinSIOp::create(b, l, i, scalar(b, l, elt, static_cast<double>(n - 1)));
+  return arith::IndexCastOp::create(b, l, b.getIndexType(), i);
+}
+
 /// relax.take: a generic over the result reading the index at the result's
 /// index dims, normalizing it (negative from the end, then clamped) and
 /// extracting x there.
@@ -180,27 +198,90 @@ struct TakeLowering : OpConversionPattern<TakeOp> {
     SmallVector<AffineMap> maps = {AffineMap::get(type.getRank(), 0, idxExprs, ctx),
                                    AffineMap::getMultiDimIdentityMap(type.getRank(), ctx)};
     SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
-    Type idxElt = idxType.getElementType();
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{type}, ValueRange{adaptor.getIndices()},
         ValueRange{emptyTensor(rewriter, loc, type)}, maps, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value i = args[0];
-          Value size = scalar(b, l, idxElt, static_cast<double>(n));
-          Value negative = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i,
-                                                 scalar(b, l, idxElt, 0.0));
-          i = arith::SelectOp::create(b, l, negative, arith::AddIOp::create(b, l, i, size), i);
-          i = arith::MaxSIOp::create(b, l, i, scalar(b, l, idxElt, 0.0));
-          i = arith::MinSIOp::create(b, l, i, scalar(b, l, idxElt, static_cast<double>(n - 1)));
+          Value i = axisIndex(b, l, args[0], n);
           SmallVector<Value> at;
           for (int64_t d = 0; d < axis; ++d)
             at.push_back(linalg::IndexOp::create(b, l, d));
-          at.push_back(arith::IndexCastOp::create(b, l, b.getIndexType(), i));
+          at.push_back(i);
           for (int64_t d = axis + 1; d < xType.getRank(); ++d)
             at.push_back(linalg::IndexOp::create(b, l, d - 1 + q));
           linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
         });
     rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// The normalized axis of take/scatter_add's optional `axis` (0 of the
+/// flattened x without one) and x's shape seen as [pre, n, post] around it.
+static std::array<int64_t, 3> aroundAxis(RankedTensorType xType, std::optional<int64_t> axisAttr) {
+  if (!axisAttr)
+    return {1, xType.getNumElements(), 1};
+  int64_t axis = *axisAttr < 0 ? *axisAttr + xType.getRank() : *axisAttr;
+  int64_t pre = 1, post = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    pre *= xType.getDimSize(d);
+  for (int64_t d = axis + 1; d < xType.getRank(); ++d)
+    post *= xType.getDimSize(d);
+  return {pre, xType.getDimSize(axis), post};
+}
+
+/// relax.scatter_add: x viewed as [pre, n, post] and updates as [pre, m, post];
+/// an scf.for over the m indices carries the result, adding update slice j
+/// (pre x post) into the slice at the normalized index in place (a generic
+/// whose output is the extracted slice, so that bufferization updates the
+/// carried buffer without a copy). Sequential over the indices: repeated
+/// indices accumulate without atomics.
+struct ScatterAddLowering : OpConversionPattern<ScatterAddOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ScatterAddOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type elt = type.getElementType();
+    auto [pre, n, post] = aroundAxis(type, op.getAxis());
+    auto idxType = cast<RankedTensorType>(adaptor.getIndices().getType());
+    int64_t m = idxType.getNumElements();
+    Value x = reshapeTensor(rewriter, loc, adaptor.getX(), RankedTensorType::get({pre, n, post}, elt));
+    Value updates = reshapeTensor(rewriter, loc, adaptor.getUpdates(),
+                                  RankedTensorType::get({pre, m, post}, elt));
+    Value indices = reshapeTensor(rewriter, loc, adaptor.getIndices(),
+                                  RankedTensorType::get({m}, idxType.getElementType()));
+    auto sliceType = RankedTensorType::get({pre, post}, elt);
+    MLIRContext *ctx = op.getContext();
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(2, ctx);
+    SmallVector<utils::IteratorType> iterators(2, utils::IteratorType::parallel);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, m);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, count, one, ValueRange{x},
+        [&](OpBuilder &b, Location l, Value j, ValueRange carried) {
+          Value at = axisIndex(b, l, tensor::ExtractOp::create(b, l, indices, ValueRange{j}), n);
+          SmallVector<OpFoldResult> sizes = {b.getIndexAttr(pre), b.getIndexAttr(1),
+                                             b.getIndexAttr(post)};
+          SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+          SmallVector<OpFoldResult> dst = {b.getIndexAttr(0), at, b.getIndexAttr(0)};
+          SmallVector<OpFoldResult> src = {b.getIndexAttr(0), j, b.getIndexAttr(0)};
+          Value row = tensor::ExtractSliceOp::create(b, l, sliceType, carried[0], dst, sizes,
+                                                     strides);
+          Value update =
+              tensor::ExtractSliceOp::create(b, l, sliceType, updates, src, sizes, strides);
+          auto sum = linalg::GenericOp::create(
+              b, l, TypeRange{sliceType}, ValueRange{update}, ValueRange{row},
+              SmallVector<AffineMap>{identity, identity}, iterators,
+              [&](OpBuilder &bb, Location ll, ValueRange args) {
+                linalg::YieldOp::create(bb, ll, buildAdd(bb, ll, args[1], args[0]));
+              });
+          Value result = tensor::InsertSliceOp::create(b, l, sum.getResult(0), carried[0], dst,
+                                                       sizes, strides);
+          scf::YieldOp::create(b, l, result);
+        });
+    rewriter.replaceOp(op, reshapeTensor(rewriter, loc, loop.getResult(0), type));
     return success();
   }
 };
@@ -257,7 +338,7 @@ void mlir::relax::lowering::expandSplits(ModuleOp module) {
 void mlir::relax::lowering::populateShapeLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<ReshapeLowering, PermuteDimsLowering, RegroupLowering<ExpandDimsOp>,
                RegroupLowering<SqueezeOp>, RegroupLowering<FlattenOp>, ConcatLowering,
-               StridedSliceLowering, TileLowering, PadLowering, TakeLowering,
+               StridedSliceLowering, TileLowering, PadLowering, TakeLowering, ScatterAddLowering,
                TriangleLowering<TriuOp, true>, TriangleLowering<TrilOp, false>>(
       patterns.getContext());
 }

@@ -341,10 +341,20 @@ static Value tiledMaxPoolGrad(OpBuilder &b, Location loc, Value x, Value y, Valu
   return reshapeTo(b, loc, dx6, xType.getShape());
 }
 
-// Each window's adjoint goes to its first maximum: for each window offset (in
-// row-major order) the strided slice of the padded input at that offset is
-// compared with the result, positions already claimed by an earlier offset
-// are masked out, and the slice's own adjoint (a scatter) carries g there.
+/// A 0-d i64 constant.
+static Value indexScalar(OpBuilder &b, Location loc, int64_t v) {
+  auto type = RankedTensorType::get({}, b.getI64Type());
+  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, b.getI64IntegerAttr(v)));
+}
+
+// Each window's adjoint goes to its first maximum (row-major order of the
+// window offsets). The input is padded with -inf (or cropped where no window
+// reads), and each output's window offset is chosen by a select per offset,
+// last to first, so that the first offset holding the result wins: all on
+// output-sized tensors. Offset, window origin and (n, c) plane then give each
+// output's position in the padded input, flattened, and one scatter_add
+// carries g there. A window without a hit (a NaN) sends its adjoint to its
+// first element.
 LogicalResult MaxPool2dOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
                                                       ArrayRef<bool>,
                                                       MutableArrayRef<Value> operandGrads) {
@@ -352,7 +362,6 @@ LogicalResult MaxPool2dOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange r
   Value g = resultGrads[0], y = getResult();
   SmallVector<WindowAxis, 2> axes = getWindowAxes();
   Value x = getX();
-  Type elt = getX().getType().getElementType();
   if (windowsTileInput(axes)) {
     operandGrads[0] = tiledMaxPoolGrad(b, loc, x, y, g, axes);
     return success();
@@ -360,29 +369,36 @@ LogicalResult MaxPool2dOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange r
   double lowest = -std::numeric_limits<double>::infinity();
   for (auto [i, a] : llvm::enumerate(axes))
     x = padOrCrop(b, loc, x, 2 + static_cast<int64_t>(i), a.padBefore, a.readPadAfter(), lowest);
-  Value claimed, dx;
-  Value one = scalarLike(b, loc, g, 1.0);
-  for (int64_t r = 0; r < axes[0].kernel; ++r) {
-    for (int64_t c = 0; c < axes[1].kernel; ++c) {
-      int64_t top = r * axes[0].dilation, left = c * axes[1].dilation;
+  auto padded = cast<RankedTensorType>(x.getType());
+  int64_t n = padded.getDimSize(0), c = padded.getDimSize(1);
+  int64_t hp = padded.getDimSize(2), wp = padded.getDimSize(3);
+  Value choice;
+  for (int64_t r = axes[0].kernel - 1; r >= 0; --r) {
+    for (int64_t s = axes[1].kernel - 1; s >= 0; --s) {
+      int64_t top = r * axes[0].dilation, left = s * axes[1].dilation;
+      Value offset = indexScalar(b, loc, top * wp + left);
+      if (!choice) {
+        choice = offset;
+        continue;
+      }
       auto patch = StridedSliceOp::create(
           b, loc, x, b.getDenseI64ArrayAttr({2, 3}), b.getDenseI64ArrayAttr({top, left}),
           b.getDenseI64ArrayAttr({top + (axes[0].out - 1) * axes[0].stride + 1,
                                   left + (axes[1].out - 1) * axes[1].stride + 1}),
           b.getDenseI64ArrayAttr({axes[0].stride, axes[1].stride}));
-      Value hit = astype(b, loc, EqualOp::create(b, loc, patch, y), elt);
-      if (claimed)
-        hit = mul(b, loc, hit, sub(b, loc, one, claimed));
-      claimed = claimed ? add(b, loc, claimed, hit) : hit;
-      SmallVector<Value, 1> grads(1);
-      if (failed(patch.buildVectorJacobianProduct(b, mul(b, loc, g, hit), {true}, grads)))
-        return failure();
-      if (grads[0])
-        dx = dx ? add(b, loc, dx, grads[0]) : grads[0];
+      choice = where(b, loc, EqualOp::create(b, loc, patch, y), offset, choice);
     }
   }
-  if (!dx)
-    return success();
+  // The last offset visited is (0, 0), taken where no later one matched.
+  Type i64 = b.getI64Type();
+  Value origin = add(b, loc, mul(b, loc, iota(b, loc, axes[0].out, i64, 4, 2),
+                                 indexScalar(b, loc, axes[0].stride * wp)),
+                     mul(b, loc, iota(b, loc, axes[1].out, i64, 4, 3),
+                         indexScalar(b, loc, axes[1].stride)));
+  Value plane = mul(b, loc, reshapeTo(b, loc, iota(b, loc, n * c, i64, 1, 0), {n, c, 1, 1}),
+                    indexScalar(b, loc, hp * wp));
+  Value positions = add(b, loc, add(b, loc, choice, origin), plane);
+  Value dx = ScatterAddOp::create(b, loc, buildZeros(b, loc, padded), positions, g, IntegerAttr());
   for (auto [i, a] : llvm::enumerate(axes))
     dx = padOrCrop(b, loc, dx, 2 + static_cast<int64_t>(i), -a.padBefore, -a.readPadAfter());
   operandGrads[0] = dx;

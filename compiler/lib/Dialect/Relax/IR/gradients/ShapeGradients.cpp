@@ -112,40 +112,26 @@ LogicalResult SplitOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resul
 // dx[pre, j, post] = sum_i (idx_i == j) g[pre, i, post]: a matmul of the
 // transposed one-hot matrix of the (normalized, clamped) indices with g viewed
 // as (pre, #indices, post); repeated indices accumulate.
+// take's adjoint adds each gathered slice's adjoint back at its index:
+// scatter_add into zeros, with take's own index normalization.
 LogicalResult TakeOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
                                                  ArrayRef<bool>,
                                                  MutableArrayRef<Value> operandGrads) {
   Location loc = getLoc();
-  auto xType = cast<RankedTensorType>(getX().getType());
-  auto idxType = cast<RankedTensorType>(getIndices().getType());
-  SmallVector<int64_t> xShape(xType.getShape());
-  int64_t axis = 0;
-  if (auto a = getAxis())
-    axis = static_cast<int64_t>(*a) < 0 ? static_cast<int64_t>(*a) + xType.getRank()
-                                        : static_cast<int64_t>(*a);
-  else
-    xShape = {xType.getNumElements()};
-  int64_t n = xShape[axis], m = idxType.getNumElements(), pre = 1, post = 1;
-  for (int64_t d = 0; d < axis; ++d)
-    pre *= xShape[d];
-  for (int64_t d = axis + 1; d < static_cast<int64_t>(xShape.size()); ++d)
-    post *= xShape[d];
-  Type idxElt = idxType.getElementType();
-  auto intScalar = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(RankedTensorType::get({}, idxElt),
-                               b.getIntegerAttr(idxElt, v).getValue()));
-  };
-  Value idx = reshapeTo(b, loc, getIndices(), {m, 1});
-  idx = where(b, loc, less(b, loc, idx, intScalar(0)), add(b, loc, idx, intScalar(n)), idx);
-  idx = ClipOp::create(b, loc, idx, b.getF64FloatAttr(0.0),
-                       b.getF64FloatAttr(static_cast<double>(std::max<int64_t>(n - 1, 0))));
-  Value onehot = astype(b, loc, EqualOp::create(b, loc, idx, iota(b, loc, n, idxElt, 2, 1)),
-                        xType.getElementType());
-  Value g = reshapeTo(b, loc, resultGrads[0], {pre, m, post});
-  Value dx = MatmulOp::create(b, loc, buildTransposeLastTwo(b, loc, onehot), g);
-  operandGrads[0] = reshapeTo(b, loc, dx, xType.getShape());
+  operandGrads[0] = ScatterAddOp::create(b, loc, buildZeros(b, loc, getX().getType()),
+                                         getIndices(), resultGrads[0], getAxisAttr());
+  return success();
+}
+
+// scatter_add is linear in x (the identity) and in updates (a take).
+LogicalResult ScatterAddOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                       ArrayRef<bool> needsGrad,
+                                                       MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  if (needsGrad[0])
+    operandGrads[0] = resultGrads[0];
+  if (needsGrad[2])
+    operandGrads[2] = TakeOp::create(b, loc, resultGrads[0], getIndices(), getAxisAttr());
   return success();
 }
 

@@ -287,17 +287,19 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location
   return success();
 }
 
-LogicalResult TakeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                       Adaptor adaptor, SmallVectorImpl<Type> &results) {
-  auto x = rankedOperand(loc, adaptor.getX().getType());
-  auto indices = rankedOperand(loc, adaptor.getIndices().getType());
+/// take's result type (also scatter_add's updates type): x's shape with the
+/// axis (x flattened without one) replaced by the indices' shape.
+static FailureOr<RankedTensorType> takeResultType(std::optional<Location> loc, Type xType,
+                                                  Type indicesType, IntegerAttr axisAttr) {
+  auto x = rankedOperand(loc, xType);
+  auto indices = rankedOperand(loc, indicesType);
   if (failed(x) || failed(indices))
     return failure();
   SmallVector<int64_t> xShape(x->getShape());
   int64_t axis = 0;
-  if (auto attr = adaptor.getAxisAttr()) {
+  if (axisAttr) {
     int64_t rank = x->getRank();
-    axis = attr.getInt();
+    axis = axisAttr.getInt();
     if (axis < -rank || axis >= rank)
       return emitOptionalError(loc, "axis ", axis, " is out of range for rank ", rank);
     if (axis < 0)
@@ -306,11 +308,41 @@ LogicalResult TakeOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
     xShape = {x->getNumElements()};
   }
   if (xShape[axis] == 0 && indices->getNumElements() != 0)
-    return emitOptionalError(loc, "cannot take from an axis of size 0");
+    return emitOptionalError(loc, "cannot index an axis of size 0");
   SmallVector<int64_t> shape(xShape.begin(), xShape.begin() + axis);
   llvm::append_range(shape, indices->getShape());
   shape.append(xShape.begin() + axis + 1, xShape.end());
-  results.push_back(x->clone(shape));
+  return x->clone(shape);
+}
+
+LogicalResult TakeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                       Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto type = takeResultType(loc, adaptor.getX().getType(), adaptor.getIndices().getType(),
+                             adaptor.getAxisAttr());
+  if (failed(type))
+    return failure();
+  results.push_back(*type);
+  return success();
+}
+
+LogicalResult ScatterAddOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto x = rankedOperand(loc, adaptor.getX().getType());
+  if (failed(x))
+    return failure();
+  results.push_back(*x);
+  return success();
+}
+
+LogicalResult ScatterAddOp::verify() {
+  auto expected = takeResultType(getLoc(), getX().getType(), getIndices().getType(), getAxisAttr());
+  if (failed(expected))
+    return failure();
+  auto updates = cast<RankedTensorType>(getUpdates().getType());
+  if (updates != *expected)
+    return emitOpError("updates must have type ")
+           << *expected << " (x's shape with the axis replaced by the indices' shape), got "
+           << updates;
   return success();
 }
 

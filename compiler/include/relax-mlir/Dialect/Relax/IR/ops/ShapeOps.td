@@ -163,6 +163,35 @@ def Relax_TakeOp : Relax_Op<"take", [Pure, InferTypeOpAdaptor, Relax_Differentia
   let assemblyFormat = "$x `,` $indices attr-dict `:` type($x) `,` type($indices) `->` type($result)";
 }
 
+def Relax_ScatterAddOp : Relax_Op<"scatter_add",
+    [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+  let summary = "Adds slices into a tensor at integer indices along an axis";
+  let description = [{
+    The adjoint of `take` with the same `indices` and `axis`: the result is x
+    with `updates[..., j, ...]` added at index `indices[j]` of the axis, as
+    `np.add.at(x, (slice(None),) * axis + (indices,), updates)` (JAX's
+    `x.at[..., indices].add(updates)`). `updates` has take's result shape,
+    `x.shape[:axis] + indices.shape + x.shape[axis+1:]`; without `axis`, x is
+    flattened first and the result has x's shape. Indices are normalized as
+    take's (negative from the end, then clamped into [0, n)); repeated
+    indices accumulate. The gradient is g for x and `take(g, indices)` for
+    updates.
+
+    ```mlir
+    %y = relax.scatter_add %x, %i, %u {axis = 0 : i64}
+        : tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<5x3xf32>
+    ```
+  }];
+  let arguments = (ins Relax_NumericTensor:$x, Relax_TensorOf<[I32, I64]>:$indices,
+                       Relax_NumericTensor:$updates, OptionalAttr<I64Attr>:$axis);
+  let results = (outs Relax_NumericTensor:$result);
+  let hasVerifier = 1;
+  let assemblyFormat = [{
+    $x `,` $indices `,` $updates attr-dict `:` type($x) `,` type($indices) `,` type($updates)
+    `->` type($result)
+  }];
+}
+
 def Relax_StridedSliceOp : Relax_InferredShapeOp<"strided_slice"> {
   let summary = "Slices with begin, end and stride per axis";
   let description = [{
