@@ -3,6 +3,7 @@
     run_one.py --system relax --workload mlp --threads 1 --steps 100
     run_one.py --system numpy --probe sgemm --threads 1   (numpy's sgemm GFLOP/s)
     run_one.py --system jax --probe version
+    run_one.py --system relax --workload mlp --compile-only   (compile time and one loss)
 
 Before anything heavy is imported, the thread count is fixed: BLAS/OpenMP
 variables, XLA_FLAGS, and the process is pinned to the first N allowed cores.
@@ -20,6 +21,9 @@ high-water mark is also reset (/proc/self/clear_refs), so
 `rss_increase_mib` = high-water mark over the steps - `rss_before_mib` is what
 the steps themselves add (activations, gradients, workspaces).
 Accuracy: max |g - ref| / max |ref| for the loss and each gradient.
+Compile: `compile_s` and the fields of the system's `Prepared.info` (relax:
+`cache_entry`, `cache_hit`); `--compile-only` stops after the compile and one
+step (no timing, no reference).
 """
 
 from __future__ import annotations
@@ -147,6 +151,12 @@ def measure(args: argparse.Namespace, row: dict[str, Any]) -> None:
     prepared = system.prepare(wl, arrays, args.threads)
     row["compile_s"] = prepared.compile_s
     row["notes"] = list(prepared.notes)
+    row.update(prepared.info)
+    if args.compile_only:
+        # One step (its loss is compared with the measured run's by run.py).
+        loss, _ = prepared.unpack(prepared.step())
+        row["loss"] = loss
+        return
     gc.collect()
     trim_heap()
 
@@ -223,6 +233,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--probe", choices=("version", "sgemm"),
                         help="print the system's version, or numpy's sgemm rate, instead")
+    parser.add_argument("--compile-only", action="store_true",
+                        help="only compile and run one step: the compile time (bench/run.py's "
+                             "second relax process, on a warm compilation cache) and the loss")
     args = parser.parse_args()
 
     env = thread_environment(args.threads)

@@ -1,16 +1,32 @@
 """relax-mlir: each workload as relax IR text, differentiated by
 `relax_mlir.gradient` and compiled by `relax_mlir.compile(opt_level=3)`.
 
-The compile time is the wall time of `gradient` (which parses the text) plus
-`compile` of `main_adjoint` alone (`functions=`; the forward `main` is not
-compiled). The generated code is single-threaded unless `compile` takes a
-`num_threads` keyword, which is then given the thread count.
+The first five workloads' IR is written here as text; `lenet`,
+`resnet_block`, `attention` and `embedding_grad` are Python functions over
+`relax_mlir.numpy` / `relax_mlir.nn`, traced into IR text by
+`relax_mlir.jit(fn).lower(...)` (the frontend; `FRONTEND`).
+
+The compile time is the wall time of making the IR (the trace, for the
+frontend workloads), `gradient` (which parses the text) and `compile` of
+`main_adjoint` alone (`functions=`; the forward `main` is not compiled). The
+generated code is single-threaded unless `compile` takes a `num_threads`
+keyword, which is then given the thread count.
+
+The compilation cache: with RELAX_MLIR_CACHE_DIR set (bench/run.py sets it to
+a fresh, empty directory per measurement and runs a second process on it, the
+compile with the cache warm), the compile uses that directory and reports in
+`Prepared.info` whether it loaded its code from it (`cache_hit`) and whether
+the code is in it now (`cache_entry`; not with num_threads > 1, which the
+cache does not keep). Without the variable, a directory of the run's own is
+used and removed afterwards, so the compile is always a first compile.
 `python bench/systems/relax_system.py WORKLOAD` prints a workload's IR.
 """
 
 from __future__ import annotations
 
 import inspect
+import math
+import os
 import shutil
 import subprocess
 import sys
@@ -144,12 +160,81 @@ def transformer_block_ir(wl: Workload) -> str:
     return function(wl, body)
 
 
+# --- workloads written with the frontend (relax_mlir.numpy and relax_mlir.nn) ----------------
+
+
+def _frontend() -> dict[str, Callable[..., Any]]:
+    """The frontend workloads: each a loss function whose parameters are the
+    workload's inputs, by name and in order."""
+    import relax_mlir.nn as nn
+    import relax_mlir.numpy as rnp
+
+    def lenet(x: Any, y: Any, k1: Any, c1: Any, k2: Any, c2: Any, w3: Any, b3: Any, w4: Any,
+              b4: Any, w5: Any, b5: Any) -> Any:
+        p1 = nn.avg_pool2d(nn.relu(nn.conv2d(x, k1, c1, padding=2)), 2)
+        p2 = nn.avg_pool2d(nn.relu(nn.conv2d(p1, k2, c2)), 2)
+        h = rnp.reshape(p2, (p2.shape[0], -1))
+        h = nn.relu(h @ w3 + b3)
+        h = nn.relu(h @ w4 + b4)
+        return nn.nll_loss(nn.log_softmax(h @ w5 + b5), y)
+
+    def resnet_block(x: Any, y: Any, k1: Any, k2: Any, k3: Any, wd: Any, bd: Any) -> Any:
+        h = nn.relu(nn.conv2d(x, k1, padding=1))
+        h = nn.relu(nn.conv2d(h, k2, padding=1) + x)
+        h = nn.relu(nn.conv2d(h, k3, stride=2, padding=1))
+        return nn.nll_loss(nn.log_softmax(rnp.mean(h, axis=(2, 3)) @ wd + bd), y)
+
+    def attention(x: Any, target: Any, wqkv: Any, bqkv: Any, wo: Any, bo: Any) -> Any:
+        b, t, d = x.shape
+        heads = workloads.ATTENTION_HEADS
+        dh = d // heads
+        x2 = rnp.reshape(x, (b * t, d))
+        qkv = x2 @ wqkv + bqkv
+
+        def split(m: Any) -> Any:
+            return rnp.transpose(rnp.reshape(m, (b, t, heads, dh)), (0, 2, 1, 3))
+
+        q, k, v = split(qkv[:, :d]), split(qkv[:, d:2 * d]), split(qkv[:, 2 * d:])
+        s = (q @ rnp.transpose(k, (0, 1, 3, 2))) * (1 / math.sqrt(dh))
+        mask = rnp.tril(rnp.ones((t, t), dtype=rnp.bool_))
+        s = rnp.where(mask, s, workloads.MASK_VALUE)
+        o = rnp.reshape(rnp.transpose(nn.softmax(s, axis=-1) @ v, (0, 2, 1, 3)), (b * t, d))
+        out = x2 + o @ wo + bo
+        return rnp.mean(rnp.square(out - rnp.reshape(target, (b * t, d))))
+
+    def embedding_grad(ids: Any, target: Any, table: Any, w: Any) -> Any:
+        e = rnp.take(table, ids, axis=0)
+        return rnp.mean(rnp.square(rnp.tanh(e @ w) - target))
+
+    return {"lenet": lenet, "resnet_block": resnet_block, "attention": attention,
+            "embedding_grad": embedding_grad}
+
+
+FRONTEND = ("lenet", "resnet_block", "attention", "embedding_grad")
+
+
+def frontend_ir(wl: Workload) -> str:
+    """A frontend workload traced into relax IR text (`@main`, its parameters
+    named as the workload's inputs)."""
+    import relax_mlir
+
+    fn = _frontend()[wl.name]
+    if list(inspect.signature(fn).parameters) != wl.input_names:
+        raise AssertionError(f"{wl.name}: the function's parameters "
+                             f"{list(inspect.signature(fn).parameters)} are not the "
+                             f"workload's inputs {wl.input_names}")
+    # Tracing reads only shapes and dtypes.
+    shaped: list[np.ndarray] = [np.zeros(s.shape, s.dtype) for s in wl.inputs]
+    return str(relax_mlir.jit(fn).lower(*shaped).as_text())
+
+
 IR: dict[str, Callable[[Workload], str]] = {
     "mlp": mlp_ir,
     "deep_mlp": lambda wl: deep_mlp_ir(wl, checkpoint=False),
     "deep_mlp_ckpt": lambda wl: deep_mlp_ir(wl, checkpoint=True),
     "cnn": cnn_ir,
     "transformer_block": transformer_block_ir,
+    **{name: frontend_ir for name in FRONTEND},
 }
 
 
@@ -170,7 +255,6 @@ def version() -> str:
 def prepare(wl: Workload, arrays: dict[str, np.ndarray], threads: int) -> Prepared:
     import relax_mlir
 
-    text = IR[wl.name](wl)
     options: dict[str, Any] = {"opt_level": 3}
     notes = []
     if "num_threads" in inspect.signature(relax_mlir.compile).parameters:
@@ -181,25 +265,35 @@ def prepare(wl: Workload, arrays: dict[str, np.ndarray], threads: int) -> Prepar
     if "functions" in inspect.signature(relax_mlir.compile).parameters:
         # Only the step is compiled (JAX compiles only value_and_grad too).
         options["functions"] = ["main_adjoint"]
-    # The compile time is a first compile: the compilation cache, where there
-    # is one, starts empty (a directory of the run's own); a second compile
-    # from it, as a new process would do, is reported in the notes.
+    if wl.name in FRONTEND:
+        notes.append("traced from relax_mlir.numpy/nn")
+    # The compilation cache: bench/run.py's directory (empty for the first
+    # compile, warm for its second process), else one of this run's own.
     config = getattr(relax_mlir, "config", None)
-    cache = None
+    cache = own_cache = None
     if config is not None and hasattr(config, "compilation_cache_dir"):
-        cache = tempfile.mkdtemp(prefix="relax-bench-cache-")
+        cache = os.environ.get("RELAX_MLIR_CACHE_DIR")
+        if not cache:
+            cache = own_cache = tempfile.mkdtemp(prefix="relax-bench-cache-")
         config.update("compilation_cache_dir", cache)
+    before = _entries(cache)
     start = time.perf_counter()
+    text = IR[wl.name](wl)
     module = relax_mlir.gradient(text, func="main", require_grads=list(wl.grads))
     exe = relax_mlir.compile(module, **options)
     compile_s = time.perf_counter() - start
-    if cache is not None and getattr(exe, "cache_path", None):
-        start = time.perf_counter()
-        relax_mlir.compile(relax_mlir.gradient(text, func="main", require_grads=list(wl.grads)),
-                           **options)
-        notes.append(f"compile from the compilation cache {time.perf_counter() - start:.2f} s")
+    cache_path = getattr(exe, "cache_path", None)
+    info: dict[str, Any] = {}
     if cache is not None:
-        shutil.rmtree(cache, ignore_errors=True)  # the loaded libraries stay mapped
+        info["cache_entry"] = cache_path is not None
+        info["cache_hit"] = cache_path is not None and os.path.basename(cache_path) in before
+        if info["cache_hit"]:
+            notes.append("code loaded from the compilation cache")
+        elif cache_path is None:
+            notes.append("compilation cache not used"
+                         + (f" (num_threads={threads})" if threads > 1 else ""))
+    if own_cache is not None:
+        shutil.rmtree(own_cache, ignore_errors=True)  # the loaded libraries stay mapped
     fn = exe["main_adjoint"]
     # 64-byte aligned copies, made once (as JAX's device_put): numpy aligns to
     # 16, and relax copies a misaligned large input on every call.
@@ -217,7 +311,15 @@ def prepare(wl: Workload, arrays: dict[str, np.ndarray], threads: int) -> Prepar
         def temp_bytes(reset: bool) -> Any:
             return relax_mlir.memory_stats(reset_peak=reset)["peak_bytes"]
 
-    return Prepared(step, unpack, compile_s, notes, temp_bytes)
+    return Prepared(step, unpack, compile_s, notes, temp_bytes, info)
+
+
+def _entries(cache: str | None) -> set[str]:
+    """The names in the compilation cache directory `cache` (none when missing)."""
+    try:
+        return set(os.listdir(cache)) if cache else set()
+    except OSError:
+        return set()
 
 
 def _aligned(a: np.ndarray) -> np.ndarray:

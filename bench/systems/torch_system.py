@@ -3,11 +3,15 @@
 
 No compilation (compile time 0); `torch.set_num_threads(threads)` and one
 inter-op thread. `deep_mlp_ckpt` wraps each segment in
-`torch.utils.checkpoint.checkpoint(..., use_reentrant=False)`.
+`torch.utils.checkpoint.checkpoint(..., use_reentrant=False)`. The causal
+mask of `attention` is `torch.where` on the scores (as the other systems), not
+`scaled_dot_product_attention`; `embedding_grad` is `F.embedding` (a dense
+gradient of the table).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -58,9 +62,48 @@ def _losses() -> dict[str, Callable[[dict[str, Any]], Any]]:
         g = F.gelu(ln @ a["w1"] + a["b1"])  # exact (erf) form by default
         return F.mse_loss(x + g @ a["w2"] + a["b2"], a["target"])
 
+    def lenet(a: dict[str, Any]) -> Any:
+        p1 = F.avg_pool2d(torch.relu(F.conv2d(a["x"], a["k1"], a["c1"], padding=2)), 2)
+        p2 = F.avg_pool2d(torch.relu(F.conv2d(p1, a["k2"], a["c2"])), 2)
+        h = p2.reshape(p2.shape[0], -1)
+        h = torch.relu(h @ a["w3"] + a["b3"])
+        h = torch.relu(h @ a["w4"] + a["b4"])
+        return nll(h @ a["w5"] + a["b5"], a["y"])
+
+    def resnet_block(a: dict[str, Any]) -> Any:
+        x = a["x"]
+        h = torch.relu(F.conv2d(x, a["k1"], padding=1))
+        h = torch.relu(F.conv2d(h, a["k2"], padding=1) + x)
+        h = torch.relu(F.conv2d(h, a["k3"], stride=2, padding=1))
+        return nll(h.mean((2, 3)) @ a["wd"] + a["bd"], a["y"])
+
+    def attention(a: dict[str, Any]) -> Any:
+        x = a["x"]
+        b, t, d = x.shape
+        heads = workloads.ATTENTION_HEADS
+        dh = d // heads
+        qkv = x.reshape(b * t, d) @ a["wqkv"] + a["bqkv"]
+
+        def split(m: Any) -> Any:
+            return m.reshape(b, t, heads, dh).transpose(1, 2)
+
+        q, k, v = split(qkv[:, :d]), split(qkv[:, d:2 * d]), split(qkv[:, 2 * d:])
+        s = (q @ k.transpose(2, 3)) * (1 / math.sqrt(dh))
+        mask = torch.tril(torch.ones((t, t), dtype=torch.bool))
+        s = torch.where(mask, s, workloads.MASK_VALUE)
+        o = (torch.softmax(s, dim=-1) @ v).transpose(1, 2).reshape(b * t, d)
+        y = x.reshape(b * t, d) + o @ a["wo"] + a["bo"]
+        return F.mse_loss(y, a["target"].reshape(b * t, d))
+
+    def embedding_grad(a: dict[str, Any]) -> Any:
+        e = F.embedding(a["ids"], a["table"])  # a dense gradient of the table
+        return F.mse_loss(torch.tanh(e @ a["w"]), a["target"])
+
     return {"mlp": mlp, "deep_mlp": lambda a: deep(a, False),
             "deep_mlp_ckpt": lambda a: deep(a, True), "cnn": cnn,
-            "transformer_block": transformer_block}
+            "transformer_block": transformer_block, "lenet": lenet,
+            "resnet_block": resnet_block, "attention": attention,
+            "embedding_grad": embedding_grad}
 
 
 def prepare(wl: Workload, arrays: dict[str, np.ndarray], threads: int) -> Prepared:

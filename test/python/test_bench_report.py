@@ -58,3 +58,51 @@ def test_source_commit_is_the_checkout_head() -> None:
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("not a git checkout")
     assert run.source_commit().split("+")[0] == head
+
+
+def test_compile_table_has_relax_first_warm_cache_and_jax_columns() -> None:
+    run = bench_run()
+    relax = {**row("relax", "b", 1.0), "compile_s": 0.5, "cached_compile_s": 0.1,
+             "cached_compile_hit": True}
+    miss = {**row("relax", "b", 1.0), "workload": "cnn", "compile_s": 2.0,
+            "cached_compile_s": 1.9, "cached_compile_hit": False}
+    jax = {**row("jax", "b", 1.0), "compile_s": 0.4}
+    no_cache = {**row("relax", "b", 1.0), "workload": "lenet", "threads": 2, "compile_s": 3.0}
+    text = run.render({"date": "2026-12-07", "commit": "b",
+                       "rows": run.merge_rows([], [relax, miss, jax, no_cache])})
+    assert "| relax first compile s | relax compile, new process, warm cache s | JAX compile s |" \
+        in text
+    assert "| mlp | 0.50 | 0.10 | 0.40 |" in text
+    assert "| cnn | 2.00 | 1.90 (cache miss) | – |" in text
+    # 2 threads: relax's code is not cached, JAX was not run.
+    assert "| lenet | 3.00 | – | – |" in text
+
+
+def test_reference_gradients_match_finite_differences(capsys: pytest.CaptureFixture) -> None:
+    """bench/reference.py's hand-written gradients of every workload (the
+    float64 reference all systems are checked against) agree with central
+    finite differences on tiny shapes, and keep float32 on float32 inputs."""
+    import sys
+
+    bench = str(ROOT / "bench")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    import reference
+    import workloads
+
+    assert reference.check(samples=50), capsys.readouterr().out
+    out = capsys.readouterr().out
+    for name in workloads.WORKLOADS:
+        assert name == "deep_mlp_ckpt" or f"{name} " in out
+
+
+def test_run_py_lists_the_workloads_of_workloads_py() -> None:
+    # run.py needs only the standard library, so it keeps its own copy.
+    import sys
+
+    bench = str(ROOT / "bench")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    import workloads
+
+    assert bench_run().WORKLOADS == workloads.WORKLOADS
