@@ -36,6 +36,32 @@ func.func @conv_f16(%x: tensor<1x1x4x4xf16>, %w: tensor<1x1x3x3xf16>) -> tensor<
   return %y : tensor<1x1x2x2xf16>
 }
 
+// conv2d_patches: the padded x (rows and columns the windows read), then one
+// gather over [N, C, KH, KW, OH, OW] reading x[n, c, y * sh + i * dh,
+// z * sw + j * dw], collapsed to [N, C*KH*KW, OH, OW].
+// CHECK-LABEL: func.func @patches(
+// CHECK:         [[XP:%.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 1, 1] [2, 3, 8, 8] [1, 1, 1, 1] : tensor<2x3x8x8xf32> into tensor<2x3x9x9xf32>
+// CHECK:         [[T:%.+]] = linalg.generic {indexing_maps = [#{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%{{.+}} : tensor<2x3x3x2x4x4xf32>)
+// CHECK-DAG:       [[N:%.+]] = linalg.index 0 : index
+// CHECK-DAG:       [[C:%.+]] = linalg.index 1 : index
+// CHECK-DAG:       [[I:%.+]] = linalg.index 2 : index
+// CHECK-DAG:       [[J:%.+]] = linalg.index 3 : index
+// CHECK-DAG:       [[Y:%.+]] = linalg.index 4 : index
+// CHECK-DAG:       [[Z:%.+]] = linalg.index 5 : index
+// CHECK:           [[YS:%.+]] = arith.muli [[Y]], %{{.+}} : index
+// CHECK:           [[ID:%.+]] = arith.muli [[I]], %{{.+}} : index
+// CHECK:           [[ROW:%.+]] = arith.addi [[YS]], [[ID]] : index
+// CHECK:           [[ZS:%.+]] = arith.muli [[Z]], %{{.+}} : index
+// CHECK:           [[JD:%.+]] = arith.muli [[J]], %{{.+}} : index
+// CHECK:           [[COL:%.+]] = arith.addi [[ZS]], [[JD]] : index
+// CHECK:           [[V:%.+]] = tensor.extract [[XP]]{{\[}}[[N]], [[C]], [[ROW]], [[COL]]] : tensor<2x3x9x9xf32>
+// CHECK:           linalg.yield [[V]] : f32
+// CHECK:         tensor.collapse_shape [[T]] {{\[}}[0], [1, 2, 3], [4], [5]] : tensor<2x3x3x2x4x4xf32> into tensor<2x18x4x4xf32>
+func.func @patches(%x: tensor<2x3x8x8xf32>) -> tensor<2x18x4x4xf32> {
+  %p = relax.conv2d_patches %x {kernel_size = array<i64: 3, 2>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, dilation = array<i64: 1, 2>} : tensor<2x3x8x8xf32> -> tensor<2x18x4x4xf32>
+  return %p : tensor<2x18x4x4xf32>
+}
+
 // Max pooling pads with -inf (here one row and column more for ceil_mode)
 // and reduces from -inf.
 // CHECK-LABEL: func.func @max_pool(

@@ -1,4 +1,4 @@
-// Verifier and type-inference errors of conv2d and the pooling ops.
+// Verifier and type-inference errors of conv2d, conv2d_patches and the pooling ops.
 // RUN: relax-opt %s -split-input-file -verify-diagnostics
 
 func.func @conv2d_channels(%x: tensor<2x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) {
@@ -94,5 +94,32 @@ func.func @avg_pool2d_wrong_result(%x: tensor<1x2x8x8xf32>) {
 func.func @max_pool2d_integer(%x: tensor<1x2x8x8xi32>) {
   // expected-error @+1 {{'relax.max_pool2d' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values of fewer than 2^63 bytes, but got 'tensor<1x2x8x8xi32>'}}
   %a = "relax.max_pool2d"(%x) {pool_size = array<i64: 2, 2>} : (tensor<1x2x8x8xi32>) -> tensor<1x2x4x4xi32>
+  return
+}
+
+// -----
+
+func.func @patches_kernel_size(%x: tensor<2x3x8x8xf32>) {
+  // expected-error @+2 {{kernel_size must be 2 positive integers, got (3, 0)}}
+  // expected-error @+1 {{'relax.conv2d_patches' op failed to infer returned types}}
+  %a = relax.conv2d_patches %x {kernel_size = array<i64: 3, 0>} : tensor<2x3x8x8xf32> -> tensor<2x0x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @patches_window_too_large(%x: tensor<2x3x4x4xf32>) {
+  // expected-error @+2 {{the window (5 wide with dilation) is larger than the padded input (4) along axis 2}}
+  // expected-error @+1 {{'relax.conv2d_patches' op failed to infer returned types}}
+  %a = relax.conv2d_patches %x {kernel_size = array<i64: 5, 1>} : tensor<2x3x4x4xf32> -> tensor<2x15x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @patches_wrong_result(%x: tensor<2x3x8x8xf32>) {
+  // expected-error @+2 {{'relax.conv2d_patches' op inferred type(s) 'tensor<2x27x6x6xf32>' are incompatible with return type(s) of operation 'tensor<2x3x6x6xf32>'}}
+  // expected-error @+1 {{'relax.conv2d_patches' op failed to infer returned types}}
+  %a = relax.conv2d_patches %x {kernel_size = array<i64: 3, 3>} : tensor<2x3x8x8xf32> -> tensor<2x3x6x6xf32>
   return
 }

@@ -1,12 +1,12 @@
 // Gradient rules of conv2d and the pooling ops: every adjoint is built from
 // relax ops (convolutions, pads, strided slices, reshapes, masks), so it can be
 // differentiated again. One function per case.
-// RUN: relax-opt %s --gradient="func=conv2d,max_pool2d,max_pool2d_overlapping,avg_pool2d" | FileCheck %s
+// RUN: relax-opt %s --gradient="func=conv2d,conv2d_dense,conv2d_patches,max_pool2d,max_pool2d_overlapping,avg_pool2d" | FileCheck %s
 
 // dx is a convolution of g dilated by the strides (reshape, pad, reshape,
 // crop), padded to x's size, with the kernels flipped (negative-stride
-// slices) and regrouped; dw is a convolution of the padded x (batch and
-// channels exchanged) with g as weights, strides and dilation exchanged.
+// slices) and regrouped; grouped, dw is a convolution of the padded x (batch
+// and channels exchanged) with g as weights, strides and dilation exchanged.
 // CHECK-LABEL: func.func @conv2d_adjoint(
 // CHECK-SAME:    %[[X:.+]]: tensor<1x2x5x5xf32>, %[[W:.+]]: tensor<4x1x3x3xf32>)
 // CHECK:         [[G:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1x1x1xf32> -> tensor<1x4x3x3xf32>
@@ -25,6 +25,50 @@ func.func @conv2d(%x: tensor<1x2x5x5xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<f3
   %r = relax.dataflow -> (tensor<f32>) {
     %y = relax.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, groups = 2 : i64} : tensor<1x2x5x5xf32>, tensor<4x1x3x3xf32> -> tensor<1x4x3x3xf32>
     %s = relax.sum %y : tensor<1x4x3x3xf32> -> tensor<f32>
+    relax.output %s : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// Without groups, dw is one matrix product: the patches of x (the forward's
+// window, strides and padding) viewed as (C*KH*KW, N*OH*OW) times g viewed as
+// (N*OH*OW, O), transposed to (O, C*KH*KW) and reshaped to w's shape.
+// CHECK-LABEL: func.func @conv2d_dense_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<2x3x5x5xf32>, %[[W:.+]]: tensor<4x3x3x3xf32>)
+// CHECK:         [[G:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1x1x1xf32> -> tensor<2x4x3x3xf32>
+// CHECK-NEXT:    [[P:%.+]] = relax.conv2d_patches %[[X]] {kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<2x3x5x5xf32> -> tensor<2x27x3x3xf32>
+// CHECK-NEXT:    [[P3:%.+]] = relax.reshape [[P]] : tensor<2x27x3x3xf32> -> tensor<2x27x9xf32>
+// CHECK-NEXT:    [[PT:%.+]] = relax.permute_dims [[P3]] {axes = array<i64: 1, 0, 2>} : tensor<2x27x9xf32> -> tensor<27x2x9xf32>
+// CHECK-NEXT:    [[PM:%.+]] = relax.reshape [[PT]] : tensor<27x2x9xf32> -> tensor<27x18xf32>
+// CHECK-NEXT:    [[GT:%.+]] = relax.permute_dims [[G]] {axes = array<i64: 0, 2, 3, 1>} : tensor<2x4x3x3xf32> -> tensor<2x3x3x4xf32>
+// CHECK-NEXT:    [[GM:%.+]] = relax.reshape [[GT]] : tensor<2x3x3x4xf32> -> tensor<18x4xf32>
+// CHECK-NEXT:    [[MM:%.+]] = relax.matmul [[PM]], [[GM]] : tensor<27x18xf32>, tensor<18x4xf32> -> tensor<27x4xf32>
+// CHECK-NEXT:    [[DWT:%.+]] = relax.permute_dims [[MM]] : tensor<27x4xf32> -> tensor<4x27xf32>
+// CHECK-NEXT:    [[DW:%.+]] = relax.reshape [[DWT]] : tensor<4x27xf32> -> tensor<4x3x3x3xf32>
+// CHECK-NEXT:    relax.tuple([[DW]] : tensor<4x3x3x3xf32>)
+func.func @conv2d_dense(%x: tensor<2x3x5x5xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<f32> attributes {relax.require_grads = array<i64: 1>} {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : tensor<2x3x5x5xf32>, tensor<4x3x3x3xf32> -> tensor<2x4x3x3xf32>
+    %s = relax.sum %y : tensor<2x4x3x3xf32> -> tensor<f32>
+    relax.output %s : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// The patches' adjoint: the transposed convolution (as conv2d's dx) of g
+// with a one-hot filter (channel (c * KH + kh) * KW + kw picks window element
+// (kh, kw) of channel c), one group per channel.
+// CHECK-LABEL: func.func @conv2d_patches_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<1x2x3x3xf32>)
+// CHECK:         [[ONEHOT:%.+]] = arith.constant dense<{{\[\[\[\[}}1.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00]]], {{\[\[\[}}0.000000e+00, 1.000000e+00], [0.000000e+00, 0.000000e+00]]],
+// CHECK-SAME:      : tensor<8x1x2x2xf32>
+// CHECK:         relax.reshape [[ONEHOT]] : tensor<8x1x2x2xf32> -> tensor<2x4x1x2x2xf32>
+// CHECK:         [[DX:%.+]] = relax.conv2d %{{.+}}, %{{.+}} {groups = 2 : i64} : tensor<1x8x4x4xf32>, tensor<2x4x2x2xf32> -> tensor<1x2x3x3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]] : tensor<1x2x3x3xf32>)
+func.func @conv2d_patches(%x: tensor<1x2x3x3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %p = relax.conv2d_patches %x {kernel_size = array<i64: 2, 2>} : tensor<1x2x3x3xf32> -> tensor<1x8x2x2xf32>
+    %s = relax.sum %p : tensor<1x8x2x2xf32> -> tensor<f32>
     relax.output %s : tensor<f32>
   }
   return %r : tensor<f32>

@@ -369,6 +369,15 @@ _OPS = [
                                           "padding": [1, 1, 0, 0]}),
             ((2, 3, 4, 4), (3, 1, 2, 2), {"groups": 3}),
         ]]),
+    Op("conv2d_patches", NN, CUSTOM, ref.conv2d_patches, exact=True, weight=0.4, cases=[
+        case([Input("x", xs)], kw)
+        for xs, kw in [
+            ((2, 3, 6, 5), {"kernel_size": [3, 3]}),
+            ((1, 2, 7, 7), {"kernel_size": [3, 2], "strides": [2, 3], "padding": [1, 0, 2, 1]}),
+            ((2, 2, 8, 6), {"kernel_size": [2, 3], "dilation": [2, 1],
+                            "padding": [1, 1, 1, 1]}),
+            ((1, 1, 5, 5), {"kernel_size": [5, 5], "padding": [2, 2, 2, 2]}),
+        ]]),
     Op("max_pool2d", NN, CUSTOM, ref.max_pool2d, corner=ref.max_pool2d_corner, exact=True,
        weight=0.6, cases=_pool_cases()),
     Op("avg_pool2d", NN, CUSTOM, ref.avg_pool2d, weight=0.6, terms=ref.pool_terms,

@@ -2194,6 +2194,46 @@ def _narrow(size: int, before: int, after: int, k: int, stride: int,
     return k, max(stride, span + 1) if span >= 0 else stride
 
 
+def _conv_window(g: _Generator, h: int, w: int, narrow: list[int],
+                 ) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+    """A convolution window over (h, w): kernel 1-3, strides 1-3, dilation 1-2,
+    padding 0-2 (top, left, bottom, right), `narrow` axes 1 wide (`_narrow`);
+    and the output size (0 where the window does not fit)."""
+    k = [int(g.choice([1, 2, 3], [1, 3, 2])) for _ in range(2)]
+    strides = [int(g.choice([1, 2, 3], [4, 2, 1])) for _ in range(2)]
+    dilation = [int(g.choice([1, 2], [4, 1])) for _ in range(2)]
+    padding = [int(g.choice([0, 1, 2], [4, 2, 1])) for _ in range(4)] if g.chance(0.6) \
+        else [0, 0, 0, 0]
+    for i in narrow:
+        k[i], strides[i] = _narrow((h, w)[i], padding[i], padding[i + 2], k[i], strides[i],
+                                   dilation[i])
+    size = []
+    for i, d in enumerate((h, w)):
+        span = d + padding[i] + padding[i + 2] - dilation[i] * (k[i] - 1) - 1
+        size.append(span // strides[i] + 1 if span >= 0 else 0)
+    return k, strides, dilation, padding, size
+
+
+def _sample_conv2d_patches(g: _Generator, spec: Op) -> Call | None:
+    """x (N, C, H, W) and a `_conv_window`; the result at most max_numel elements."""
+    x = _nchw_operand(g, spec)
+    if x is None:
+        return None
+    n, c, h, w = x.type.shape
+    narrow = [i for i in range(2) if g.chance(0.25)]
+    for _ in range(20):
+        k, strides, dilation, padding, size = _conv_window(g, h, w, narrow)
+        if min(size) >= 1 and n * c * k[0] * k[1] * size[0] * size[1] <= g.max_numel:
+            break
+    else:
+        return None
+    attrs: dict[str, Any] = {"kernel_size": k}
+    _window_attrs(g, attrs, "strides", strides, [1, 1])
+    _window_attrs(g, attrs, "padding", padding, [0, 0, 0, 0])
+    _window_attrs(g, attrs, "dilation", dilation, [1, 1])
+    return Call([x], attrs)
+
+
 def _sample_conv2d(g: _Generator, spec: Op) -> Call | None:
     """x (N, C, H, W) and w (O, C / groups, KH, KW) of one float type; groups a
     divisor of C (O a multiple of it); strides 1-3, dilation 1-2, padding 0-2
@@ -2212,18 +2252,7 @@ def _sample_conv2d(g: _Generator, spec: Op) -> Call | None:
         o = groups * int(g.choice([1, 2, 3], [3, 2, 1]))
         if g.zero_dims and g.chance(0.1):
             o = 0
-        k = [int(g.choice([1, 2, 3], [1, 3, 2])) for _ in range(2)]
-        strides = [int(g.choice([1, 2, 3], [4, 2, 1])) for _ in range(2)]
-        dilation = [int(g.choice([1, 2], [4, 1])) for _ in range(2)]
-        padding = [int(g.choice([0, 1, 2], [4, 2, 1])) for _ in range(4)] if g.chance(0.6) \
-            else [0, 0, 0, 0]
-        for i in narrow:
-            k[i], strides[i] = _narrow((h, w)[i], padding[i], padding[i + 2], k[i], strides[i],
-                                       dilation[i])
-        size = []
-        for i, d in enumerate((h, w)):
-            span = d + padding[i] + padding[i + 2] - dilation[i] * (k[i] - 1) - 1
-            size.append(span // strides[i] + 1 if span >= 0 else 0)
+        k, strides, dilation, padding, size = _conv_window(g, h, w, narrow)
         out = n * o * size[0] * size[1]
         if min(size) >= 1 and out <= g.max_numel and \
                 out * (c // groups) * k[0] * k[1] <= CONV_COST:
@@ -2372,6 +2401,7 @@ SAMPLERS: dict[str, Sampler] = {
     "triu": _sample_triangle,
     "tril": _sample_triangle,
     "conv2d": _sample_conv2d,
+    "conv2d_patches": _sample_conv2d_patches,
     "max_pool2d": _sample_pool2d,
     "avg_pool2d": _sample_pool2d,
 }

@@ -377,6 +377,26 @@ def conv2d(x: np.ndarray, w: np.ndarray, strides: Sequence[int] = (1, 1),
     return out.reshape(n, o, oh, ow)
 
 
+def conv2d_patches(x: np.ndarray, kernel_size: Sequence[int], strides: Sequence[int] = (1, 1),
+                   padding: Sequence[int] = (0, 0, 0, 0), dilation: Sequence[int] = (1, 1),
+                   ) -> np.ndarray:
+    """The window elements conv2d reads, (N, C * KH * KW, OH, OW) with the
+    feature index (c * KH + kh) * KW + kw (JAX's conv_general_dilated_patches)."""
+    n, c, h, wd = x.shape
+    kh, kw = kernel_size
+    top, left, bottom, right = padding
+    oh = (h + top + bottom - dilation[0] * (kh - 1) - 1) // strides[0] + 1
+    ow = (wd + left + right - dilation[1] * (kw - 1) - 1) // strides[1] + 1
+    xp = np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)))
+    out = np.zeros((n, c, kh, kw, oh, ow), x.dtype)
+    for a in range(kh):
+        for b in range(kw):
+            r0, c0 = a * dilation[0], b * dilation[1]
+            out[:, :, a, b] = xp[:, :, r0:r0 + (oh - 1) * strides[0] + 1:strides[0],
+                                 c0:c0 + (ow - 1) * strides[1] + 1:strides[1]]
+    return out.reshape(n, c * kh * kw, oh, ow)
+
+
 def conv2d_terms(x: np.ndarray, w: np.ndarray, *_: Any, **__: Any) -> float:
     return float(w.shape[1] * w.shape[2] * w.shape[3])
 

@@ -7,6 +7,7 @@
 
 #include "TilePlan.h"
 #include "relax-mlir/CodeGen/Passes.h"
+#include "relax-mlir/Conversion/ConvPatches.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -533,32 +534,11 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
     int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
 
     // The patches: T[n, c, i, j, y, z] = x[n, c, y * sh + i * dh, z * sw + j * dw].
-    Value empty = tensor::EmptyOp::create(rewriter, loc, {n, c, kh, kw, oh, ow}, elt);
-    AffineMap id6 = AffineMap::getMultiDimIdentityMap(6, ctx);
-    auto patches = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{empty.getType()}, ValueRange{}, ValueRange{empty},
-        ArrayRef<AffineMap>{id6},
-        SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-        [&](OpBuilder &b, Location l, ValueRange) {
-          SmallVector<Value> idx;
-          for (int64_t d = 0; d < 6; ++d)
-            idx.push_back(linalg::IndexOp::create(b, l, d));
-          auto at = [&](Value outer, int64_t stride, Value inner, int64_t dilation) {
-            Value a = arith::MulIOp::create(
-                b, l, outer, arith::ConstantIndexOp::create(b, l, stride));
-            Value d = arith::MulIOp::create(
-                b, l, inner, arith::ConstantIndexOp::create(b, l, dilation));
-            return arith::AddIOp::create(b, l, a, d).getResult();
-          };
-          Value row = at(idx[4], strides[0], idx[2], dilations[0]);
-          Value col = at(idx[5], strides[1], idx[3], dilations[1]);
-          Value v = tensor::ExtractOp::create(b, l, x, ValueRange{idx[0], idx[1], row, col});
-          linalg::YieldOp::create(b, l, v);
-        });
+    Value patches = relax::buildConvPatches(rewriter, loc, x, kh, kw, strides, dilations, oh, ow);
     int64_t k = c * kh * kw, p = oh * ow;
     auto colsType = RankedTensorType::get({n, k, p}, elt);
     Value cols = tensor::CollapseShapeOp::create(
-        rewriter, loc, colsType, patches.getResult(0),
+        rewriter, loc, colsType, patches,
         SmallVector<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
     Value filter = tensor::CollapseShapeOp::create(
         rewriter, loc, RankedTensorType::get({f, k}, elt), w,

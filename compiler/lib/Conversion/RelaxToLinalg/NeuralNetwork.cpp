@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+
+#include "relax-mlir/Conversion/ConvPatches.h"
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 
 using namespace mlir;
@@ -249,6 +251,27 @@ struct Conv2dLowering : OpConversionPattern<Conv2dOp> {
   }
 };
 
+/// relax.conv2d_patches: zero padding, then the patches gather
+/// (buildConvPatches, [N, C, KH, KW, OH, OW]) collapsed to [N, C*KH*KW, OH, OW].
+struct Conv2dPatchesLowering : OpConversionPattern<Conv2dPatchesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Conv2dPatchesOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<WindowAxis, 2> axes = op.getWindowAxes();
+    Value x = padSpatial(rewriter, loc, adaptor.getX(), axes,
+                         scalar(rewriter, loc, type.getElementType(), 0.0));
+    Value patches = buildConvPatches(rewriter, loc, x, axes[0].kernel, axes[1].kernel,
+                                     {axes[0].stride, axes[1].stride},
+                                     {axes[0].dilation, axes[1].dilation}, axes[0].out,
+                                     axes[1].out);
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, type, patches, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}, {4}, {5}});
+    return success();
+  }
+};
+
 /// relax.max_pool2d: -inf padding, then linalg.pooling_nchw_max from -inf.
 struct MaxPool2dLowering : OpConversionPattern<MaxPool2dOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -310,6 +333,6 @@ struct AvgPool2dLowering : OpConversionPattern<AvgPool2dOp> {
 
 void mlir::relax::lowering::populateNeuralNetworkLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>,
-               CrossEntropyLowering, LayerNormLowering, NllLossLowering, Conv2dLowering,
+               CrossEntropyLowering, LayerNormLowering, NllLossLowering, Conv2dLowering, Conv2dPatchesLowering,
                MaxPool2dLowering, AvgPool2dLowering>(patterns.getContext());
 }

@@ -185,6 +185,28 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
+LogicalResult Conv2dPatchesOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  auto x = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+  if (!x)
+    return emitOptionalError(loc, "x must be a ranked tensor");
+  ArrayRef<int64_t> kernel = adaptor.getKernelSize();
+  if (kernel.size() != 2 || kernel[0] <= 0 || kernel[1] <= 0)
+    return emitOptionalError(loc, "kernel_size must be 2 positive integers, got ",
+                             formatShape(kernel));
+  auto get = [](DenseI64ArrayAttr attr, ArrayRef<int64_t> dflt) {
+    return attr ? llvm::to_vector(attr.asArrayRef()) : llvm::to_vector(dflt);
+  };
+  auto axes = computeWindowAxes(loc, x.getShape(), kernel, get(adaptor.getStridesAttr(), {1, 1}),
+                                get(adaptor.getPaddingAttr(), {0, 0, 0, 0}),
+                                get(adaptor.getDilationAttr(), {1, 1}), false, false);
+  if (failed(axes))
+    return failure();
+  results.push_back(x.clone({x.getDimSize(0), x.getDimSize(1) * kernel[0] * kernel[1],
+                             (*axes)[0].out, (*axes)[1].out}));
+  return success();
+}
+
 /// The result type of a pooling op (both share their attributes).
 template <typename Adaptor>
 static LogicalResult inferPool2dType(std::optional<Location> loc, Adaptor adaptor,
@@ -227,6 +249,11 @@ SmallVector<WindowAxis, 2> Conv2dOp::getWindowAxes() {
   return *computeWindowAxes(std::nullopt, getX().getType().getShape(),
                             {w.getDimSize(2), w.getDimSize(3)}, getStrides(), getPadding(),
                             getDilation(), false, false);
+}
+
+SmallVector<WindowAxis, 2> Conv2dPatchesOp::getWindowAxes() {
+  return *computeWindowAxes(std::nullopt, getX().getType().getShape(), getKernelSize(),
+                            getStrides(), getPadding(), getDilation(), false, false);
 }
 
 /// The window geometry of a verified pooling op (both share their attributes).

@@ -162,6 +162,37 @@ def Relax_Conv2dOp : Relax_Op<"conv2d", [Pure, InferTypeOpAdaptor, Relax_Differe
   }];
 }
 
+def Relax_Conv2dPatchesOp : Relax_Op<"conv2d_patches",
+    [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+  let summary = "The patches a 2-D convolution reads (im2col), NCHW";
+  let description = [{
+    `result[n, (c * KH + kh) * KW + kw, i, j] = x_padded[n, c, i * strides[0]
+    + kh * dilation[0], j * strides[1] + kw * dilation[1]]` for `kernel_size`
+    (KH, KW): x is (N, C, H, W) and the result (N, C * KH * KW, OH, OW), with
+    conv2d's output size and zero `padding` (top, left, bottom, right). As
+    JAX's `lax.conv_general_dilated_patches`: conv2d(x, w) is the contraction
+    of these patches with w viewed as (O, C * KH * KW). The gradient of a
+    convolution's filter is built on it (a matrix product of the patches and
+    the output's adjoint); its own gradient is the transposed convolution that
+    adds each patch element back where it was read.
+
+    ```mlir
+    %p = relax.conv2d_patches %x {kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>}
+        : tensor<8x3x32x32xf32> -> tensor<8x27x32x32xf32>
+    ```
+  }];
+  let arguments = (ins Relax_FloatTensor:$x, DenseI64ArrayAttr:$kernel_size,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation);
+  let results = (outs Relax_FloatTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let extraClassDeclaration = [{
+    /// The height and width geometry (assumes a verified op).
+    ::llvm::SmallVector<::mlir::relax::WindowAxis, 2> getWindowAxes();
+  }];
+}
+
 class Relax_Pool2dOp<string mnemonic, string what, dag extraArgs = (ins),
                      code extraDecls = [{}]>
     : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
