@@ -1,22 +1,38 @@
 // Gradient rules of conv2d and the pooling ops: every adjoint is built from
 // relax ops (convolutions, pads, strided slices, reshapes, masks), so it can be
 // differentiated again. One function per case.
-// RUN: relax-opt %s --gradient="func=conv2d,conv2d_dense,conv2d_patches,max_pool2d,max_pool2d_overlapping,avg_pool2d" | FileCheck %s
+// RUN: relax-opt %s --gradient="func=conv2d,conv2d_dense,conv2d_patches,max_pool2d,max_pool2d_overlapping,avg_pool2d,avg_pool2d_overlapping" | FileCheck %s
 
-// dx is a convolution of g dilated by the strides (reshape, pad, reshape,
-// crop), padded to x's size, with the kernels flipped (negative-stride
-// slices) and regrouped; grouped, dw is a convolution of the padded x (batch
-// and channels exchanged) with g as weights, strides and dilation exchanged.
+// dx with strides 2x2: one stride-1 convolution of g per phase of x (rows
+// and columns even or odd), each with the taps of the regrouped filter that
+// read that phase, reversed (a strided slice with stride -2): with padding 1
+// the even positions are read by tap 1 only, the odd ones by taps 2 and 0.
+// Phases with fewer positions (2 of 5 odd rows) are padded to 3, the four are
+// concatenated into (N, C, 3, 2, 3, 2), reshaped to 6x6 and cropped to 5x5:
+// g is never dilated. Grouped, dw is a convolution of the padded x (batch and
+// channels exchanged) with g as weights, strides and dilation exchanged.
 // CHECK-LABEL: func.func @conv2d_adjoint(
 // CHECK-SAME:    %[[X:.+]]: tensor<1x2x5x5xf32>, %[[W:.+]]: tensor<4x1x3x3xf32>)
 // CHECK:         [[G:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1x1x1xf32> -> tensor<1x4x3x3xf32>
-// CHECK:         relax.reshape [[G]] : tensor<1x4x3x3xf32> -> tensor<1x4x3x1x3xf32>
-// CHECK-NEXT:    relax.pad %{{.+}} {pad_width = array<i64: 0, 0, 0, 0, 0, 0, 0, 1, 0, 0>} : tensor<1x4x3x1x3xf32> -> tensor<1x4x3x2x3xf32>
-// CHECK:         [[GP:%.+]] = relax.pad %{{.+}} {pad_width = array<i64: 0, 0, 0, 0, 0, 0, 1, 1>} : tensor<1x4x7x5xf32> -> tensor<1x4x7x7xf32>
-// CHECK:         relax.reshape %[[W]] : tensor<4x1x3x3xf32> -> tensor<2x2x1x3x3xf32>
-// CHECK:         relax.strided_slice %{{.+}} {axes = array<i64: 2>, begin = array<i64: 2>, end = array<i64: -4>, strides = array<i64: -1>}
-// CHECK:         [[WF:%.+]] = relax.strided_slice %{{.+}} {axes = array<i64: 3>, begin = array<i64: 2>, end = array<i64: -4>, strides = array<i64: -1>}
-// CHECK:         [[DX:%.+]] = relax.conv2d [[GP]], [[WF]] {groups = 2 : i64} : tensor<1x4x7x7xf32>, tensor<2x2x3x3xf32> -> tensor<1x2x5x5xf32>
+// CHECK-NEXT:    relax.reshape %[[W]] : tensor<4x1x3x3xf32> -> tensor<2x2x1x3x3xf32>
+// CHECK-NEXT:    relax.permute_dims %{{.+}} {axes = array<i64: 0, 2, 1, 3, 4>}
+// CHECK-NEXT:    [[WS:%.+]] = relax.reshape %{{.+}} : tensor<2x1x2x3x3xf32> -> tensor<2x2x3x3xf32>
+// CHECK-NEXT:    [[T00:%.+]] = relax.strided_slice [[WS]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 1>, end = array<i64: -3, -3>, strides = array<i64: -2, -2>} : tensor<2x2x3x3xf32> -> tensor<2x2x1x1xf32>
+// CHECK-NEXT:    [[P00:%.+]] = relax.conv2d [[G]], [[T00]] {groups = 2 : i64} : tensor<1x4x3x3xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x3x3xf32>
+// CHECK-NEXT:    [[R00:%.+]] = relax.reshape [[P00]] : tensor<1x2x3x3xf32> -> tensor<1x2x3x1x3x1xf32>
+// CHECK-NEXT:    [[T01:%.+]] = relax.strided_slice [[WS]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 2>, end = array<i64: -3, -4>, strides = array<i64: -2, -2>} : tensor<2x2x3x3xf32> -> tensor<2x2x1x2xf32>
+// CHECK-NEXT:    [[P01:%.+]] = relax.conv2d [[G]], [[T01]] {groups = 2 : i64} : tensor<1x4x3x3xf32>, tensor<2x2x1x2xf32> -> tensor<1x2x3x2xf32>
+// CHECK-NEXT:    relax.pad [[P01]] {pad_width = array<i64: 0, 0, 0, 0, 0, 0, 0, 1>} : tensor<1x2x3x2xf32> -> tensor<1x2x3x3xf32>
+// CHECK-NEXT:    [[R01:%.+]] = relax.reshape
+// CHECK-NEXT:    [[ROW0:%.+]] = relax.concat [[R00]], [[R01]] {axis = 5 : i64}
+// CHECK:         relax.strided_slice [[WS]] {axes = array<i64: 2, 3>, begin = array<i64: 2, 1>, end = array<i64: -4, -3>, strides = array<i64: -2, -2>} : tensor<2x2x3x3xf32> -> tensor<2x2x2x1xf32>
+// CHECK:         relax.strided_slice [[WS]] {axes = array<i64: 2, 3>, begin = array<i64: 2, 2>, end = array<i64: -4, -4>, strides = array<i64: -2, -2>} : tensor<2x2x3x3xf32> -> tensor<2x2x2x2xf32>
+// CHECK:         [[ROW1:%.+]] = relax.concat %{{.+}}, %{{.+}} {axis = 5 : i64}
+// CHECK-NEXT:    [[ALL:%.+]] = relax.concat [[ROW0]], [[ROW1]] {axis = 3 : i64} : tensor<1x2x3x1x3x2xf32>, tensor<1x2x3x1x3x2xf32> -> tensor<1x2x3x2x3x2xf32>
+// CHECK-NEXT:    [[IL:%.+]] = relax.reshape [[ALL]] : tensor<1x2x3x2x3x2xf32> -> tensor<1x2x6x6xf32>
+// CHECK-NEXT:    relax.strided_slice [[IL]] {axes = array<i64: 2>, begin = array<i64: 0>, end = array<i64: 5>} : tensor<1x2x6x6xf32> -> tensor<1x2x5x6xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.strided_slice %{{.+}} {axes = array<i64: 3>, begin = array<i64: 0>, end = array<i64: 5>} : tensor<1x2x5x6xf32> -> tensor<1x2x5x5xf32>
+// CHECK-NOT:     relax.pad %{{.+}} : tensor<1x4x3x1x3xf32>
 // CHECK:         relax.pad %[[X]] {pad_width = array<i64: 0, 0, 0, 0, 1, 1, 0, 0>}
 // CHECK:         [[DWT:%.+]] = relax.conv2d %{{.+}}, %{{.+}} {dilation = array<i64: 2, 2>, groups = 2 : i64} : tensor<1x2x7x7xf32>, tensor<4x1x3x3xf32> -> tensor<1x4x3x3xf32>
 // CHECK-NEXT:    [[DW:%.+]] = relax.permute_dims [[DWT]] {axes = array<i64: 1, 0, 2, 3>} : tensor<1x4x3x3xf32> -> tensor<4x1x3x3xf32>
@@ -145,19 +161,43 @@ func.func @max_pool2d_overlapping(%x: tensor<1x1x3x3xf32>) -> tensor<f32> {
   return %r : tensor<f32>
 }
 
-// The average is a depthwise convolution with a ones kernel: g is divided by
-// each output's divisor (a constant) and transposed-convolved.
+// Windows that tile the input: g divided by each output's divisor (a
+// constant) is spread over its window, broadcast in the [N, C, OH, KH, OW, KW]
+// view of x. No convolution.
 // CHECK-LABEL: func.func @avg_pool2d_adjoint(
 // CHECK:         [[DIV:%.+]] = arith.constant dense<4.000000e+00> : tensor<2x2xf32>
-// CHECK:         [[ONES:%.+]] = relax.ones : tensor<2x1x2x2xf32>
-// CHECK:         relax.divide %{{.+}}, [[DIV]] : tensor<1x2x2x2xf32>, tensor<2x2xf32> -> tensor<1x2x2x2xf32>
-// CHECK:         relax.reshape [[ONES]] : tensor<2x1x2x2xf32> -> tensor<2x1x1x2x2xf32>
-// CHECK:         [[DX:%.+]] = relax.conv2d %{{.+}}, %{{.+}} {groups = 2 : i64} : tensor<1x2x5x5xf32>, tensor<2x1x2x2xf32> -> tensor<1x2x4x4xf32>
-// CHECK:         relax.tuple([[DX]] : tensor<1x2x4x4xf32>)
+// CHECK-NEXT:    [[S:%.+]] = relax.divide %{{.+}}, [[DIV]] : tensor<1x2x2x2xf32>, tensor<2x2xf32> -> tensor<1x2x2x2xf32>
+// CHECK-NEXT:    [[S6:%.+]] = relax.reshape [[S]] : tensor<1x2x2x2xf32> -> tensor<1x2x2x1x2x1xf32>
+// CHECK-NEXT:    [[B:%.+]] = relax.broadcast_to [[S6]] : tensor<1x2x2x1x2x1xf32> -> tensor<1x2x2x2x2x2xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.reshape [[B]] : tensor<1x2x2x2x2x2xf32> -> tensor<1x2x4x4xf32>
+// CHECK-NEXT:    relax.tuple([[DX]] : tensor<1x2x4x4xf32>)
 func.func @avg_pool2d(%x: tensor<1x2x4x4xf32>) -> tensor<f32> {
   %r = relax.dataflow -> (tensor<f32>) {
     %y = relax.avg_pool2d %x {pool_size = array<i64: 2, 2>} : tensor<1x2x4x4xf32> -> tensor<1x2x2x2xf32>
     %s = relax.sum %y : tensor<1x2x2x2xf32> -> tensor<f32>
+    relax.output %s : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// Overlapping windows (3x3, stride 2, padding 1): the average is a depthwise
+// convolution with a ones kernel, and its adjoint the transposed convolution
+// of g / divisor, one stride-1 convolution per phase of x (1x1, 1x2, 2x1 and
+// 2x2 taps of the ones kernel).
+// CHECK-LABEL: func.func @avg_pool2d_overlapping_adjoint(
+// CHECK:         [[S:%.+]] = relax.divide %{{.+}}, %{{.+}} : tensor<1x2x3x3xf32>, tensor<3x3xf32> -> tensor<1x2x3x3xf32>
+// CHECK:         [[ONES:%.+]] = relax.ones : tensor<2x1x3x3xf32>
+// CHECK:         relax.conv2d [[S]], %{{.+}} {groups = 2 : i64} : tensor<1x2x3x3xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x3x3xf32>
+// CHECK:         relax.conv2d [[S]], %{{.+}} {groups = 2 : i64} : tensor<1x2x3x3xf32>, tensor<2x1x1x2xf32> -> tensor<1x2x3x2xf32>
+// CHECK:         relax.conv2d [[S]], %{{.+}} {groups = 2 : i64} : tensor<1x2x3x3xf32>, tensor<2x1x2x1xf32> -> tensor<1x2x2x3xf32>
+// CHECK:         relax.conv2d [[S]], %{{.+}} {groups = 2 : i64} : tensor<1x2x3x3xf32>, tensor<2x1x2x2xf32> -> tensor<1x2x2x2xf32>
+// CHECK:         relax.reshape %{{.+}} : tensor<1x2x3x2x3x2xf32> -> tensor<1x2x6x6xf32>
+// CHECK:         [[DX:%.+]] = relax.strided_slice %{{.+}} {axes = array<i64: 3>, begin = array<i64: 0>, end = array<i64: 5>} : tensor<1x2x5x6xf32> -> tensor<1x2x5x5xf32>
+// CHECK-NEXT:    relax.tuple([[DX]] : tensor<1x2x5x5xf32>)
+func.func @avg_pool2d_overlapping(%x: tensor<1x2x5x5xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.avg_pool2d %x {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : tensor<1x2x5x5xf32> -> tensor<1x2x3x3xf32>
+    %s = relax.sum %y : tensor<1x2x3x3xf32> -> tensor<f32>
     relax.output %s : tensor<f32>
   }
   return %r : tensor<f32>
