@@ -25,7 +25,7 @@ config.substitutions.append(("%python", sys.executable))
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
-tools = ["relax-opt", "mlir-runner", "mlir-opt", "FileCheck", "not", "count"]
+tools = ["relax-opt", "mlir-runner", "mlir-opt", "mlir-translate", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, [config.relax_tools_dir, config.llvm_tools_dir])
 
 

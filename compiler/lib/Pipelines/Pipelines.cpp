@@ -159,8 +159,10 @@ void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
     pm.addPass(createInlineIntoCInterfacesPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createDropRelaxArgAttrsPass());
-  if (schedule)
+  if (schedule) {
     pm.addPass(createOptimizeNoneGluePass());
+    pm.addPass(createKeepVectorLoopsRolledPass());
+  }
 }
 } // namespace
 

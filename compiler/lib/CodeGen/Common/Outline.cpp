@@ -26,6 +26,7 @@ namespace mlir::relax {
 #define GEN_PASS_DEF_OUTLINESEGMENTSPASS
 #define GEN_PASS_DEF_SHAREKERNELSPASS
 #define GEN_PASS_DEF_OPTIMIZENONEGLUEPASS
+#define GEN_PASS_DEF_KEEPVECTORLOOPSROLLEDPASS
 #include "relax-mlir/CodeGen/Passes.h.inc"
 } // namespace mlir::relax
 
@@ -235,20 +236,55 @@ struct ShareKernelsPass : relax::impl::ShareKernelsPassBase<ShareKernelsPass> {
   }
 };
 
+/// The blocks of `fn` that end in a back edge (a branch to a block that
+/// dominates them): one per loop latch.
+SmallVector<Block *> latches(LLVM::LLVMFuncOp fn) {
+  SmallVector<Block *> result;
+  DominanceInfo dominance(fn);
+  for (Block &block : fn.getBody())
+    if (llvm::any_of(block.getSuccessors(),
+                     [&](Block *next) { return dominance.dominates(next, &block); }))
+      result.push_back(&block);
+  return result;
+}
+
 struct OptimizeNoneGluePass : relax::impl::OptimizeNoneGluePassBase<OptimizeNoneGluePass> {
   void runOnOperation() override {
     getOperation().walk([](LLVM::LLVMFuncOp fn) {
-      if (fn.isExternal() || fn.getBody().empty())
+      if (fn.isExternal() || fn.getBody().empty() || !latches(fn).empty())
         return;
-      // A cycle has a back edge: a block branching to one that dominates it.
-      DominanceInfo dominance(fn);
-      for (Block &block : fn.getBody())
-        for (Block *next : block.getSuccessors())
-          if (dominance.dominates(next, &block))
-            return;
       UnitAttr unit = UnitAttr::get(fn.getContext());
       fn.setOptimizeNoneAttr(unit);
       fn.setNoInlineAttr(unit);
+    });
+  }
+};
+
+struct KeepVectorLoopsRolledPass
+    : relax::impl::KeepVectorLoopsRolledPassBase<KeepVectorLoopsRolledPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    auto unroll = LLVM::LoopUnrollAttr::get(ctx, /*disable=*/BoolAttr::get(ctx, true), {}, {}, {},
+                                            {}, {}, {});
+    auto rolled = LLVM::LoopAnnotationAttr::get(ctx, {}, {}, {}, unroll, {}, {}, {}, {}, {}, {}, {},
+                                                {}, {}, {}, {});
+    getOperation().walk([&](LLVM::LLVMFuncOp fn) {
+      if (fn.isExternal() || fn.getBody().empty())
+        return;
+      WalkResult vectors = fn.walk([](Operation *op) {
+        return llvm::any_of(op->getResultTypes(), [](Type t) { return isa<VectorType>(t); })
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      });
+      if (!vectors.wasInterrupted())
+        return;
+      for (Block *latch : latches(fn)) {
+        Operation *branch = latch->getTerminator();
+        if (auto br = dyn_cast<LLVM::BrOp>(branch))
+          br.setLoopAnnotationAttr(rolled);
+        else if (auto condBr = dyn_cast<LLVM::CondBrOp>(branch))
+          condBr.setLoopAnnotationAttr(rolled);
+      }
     });
   }
 };
