@@ -175,6 +175,25 @@ func.func @conv(%x: tensor<2x16x18x18xf32>, %w: tensor<32x16x3x3xf32>) -> tensor
   return %r : tensor<2x32x16x16xf32>
 }
 
+// Fewer than 256 output pixels per image (10x10 here): the patches are laid
+// out [C, KH, KW, N, OH, OW] and viewed as one [150, 400] matrix whose
+// columns are every image's pixels, the filter [16, 150] multiplies it in
+// 16x16 register tiles (started from zero: the output's fill folds into the
+// tile), and the [16, 4, 10, 10] product is transposed to NCHW.
+// CHECK-LABEL: func.func @conv_merged_batch(
+// CHECK:         %[[COLS:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<6x5x5x4x10x10xf32> into tensor<150x400xf32>
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<16x6x5x5xf32> into tensor<16x150xf32>
+// CHECK:         scf.for %[[P:[a-z0-9]+]] = %c0 to %c400 step %c16
+// CHECK:           scf.for %[[K:[a-z0-9]+]] = %c0 to %c150 step %c1 iter_args(%{{.*}} = %cst{{.*}}) -> (vector<16x16xf32>)
+// CHECK:             vector.transfer_read %[[COLS]][%[[K]], %[[P]]]{{.*}} vector<16xf32>
+// CHECK:             vector.contract
+// CHECK:         tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2, 3]] output_shape [16, 4, 10, 10] : tensor<16x400xf32> into tensor<16x4x10x10xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args(%{{.*}}) -> (tensor<4x16x10x10xf32>)
+func.func @conv_merged_batch(%x: tensor<4x6x14x14xf32>, %w: tensor<16x6x5x5xf32>) -> tensor<4x16x10x10xf32> {
+  %r = relax.conv2d %x, %w : tensor<4x6x14x14xf32>, tensor<16x6x5x5xf32> -> tensor<4x16x10x10xf32>
+  return %r : tensor<4x16x10x10xf32>
+}
+
 // dz @ w^T with a reduction of 10 (not a multiple of the vector, so not the
 // dot-product form): w^T's columns are strided in w. w is copied transposed
 // once (2560 elements), and each step of a tile reads 64 consecutive columns

@@ -541,23 +541,23 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
     Value filter = tensor::CollapseShapeOp::create(
         rewriter, loc, RankedTensorType::get({f, k}, elt), w,
         SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
-    // The accumulator in the product's layout: a fill again, or the init
-    // transposed.
+    // The accumulator in the product's layout: a fill again (which then
+    // fuses into the register tiles), or the init transposed.
     auto fnType = RankedTensorType::get({f, n, oh, ow}, elt);
-    Value acc;
-    if (auto fill = init.getDefiningOp<linalg::FillOp>();
-        fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-      Value empty = tensor::EmptyOp::create(rewriter, loc, fnType.getShape(), elt);
-      acc = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty).getResult(0);
-    } else {
-      Value empty = tensor::EmptyOp::create(rewriter, loc, fnType.getShape(), elt);
-      acc = linalg::TransposeOp::create(rewriter, loc, init, empty,
-                                        ArrayRef<int64_t>{1, 0, 2, 3})
-                ->getResult(0);
-    }
     auto flatType = RankedTensorType::get({f, cols}, elt);
     SmallVector<ReassociationIndices> flatGroups{{0}, {1, 2, 3}};
-    Value flatAcc = tensor::CollapseShapeOp::create(rewriter, loc, flatType, acc, flatGroups);
+    Value flatAcc;
+    if (auto fill = init.getDefiningOp<linalg::FillOp>();
+        fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+      Value empty = tensor::EmptyOp::create(rewriter, loc, flatType.getShape(), elt);
+      flatAcc = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty).getResult(0);
+    } else {
+      Value empty = tensor::EmptyOp::create(rewriter, loc, fnType.getShape(), elt);
+      Value acc = linalg::TransposeOp::create(rewriter, loc, init, empty,
+                                              ArrayRef<int64_t>{1, 0, 2, 3})
+                      ->getResult(0);
+      flatAcc = tensor::CollapseShapeOp::create(rewriter, loc, flatType, acc, flatGroups);
+    }
     // out[f, q] += w[f, k] * T[k, q]; loops (f, q, k).
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     SmallVector<AffineMap> maps{AffineMap::get(3, 0, {d(0), d(2)}, ctx),
