@@ -185,23 +185,39 @@ LogicalResult Conv2dOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult Conv2dPatchesOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                                Adaptor adaptor, SmallVectorImpl<Type> &results) {
-  auto x = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+/// The window geometry of an NCHW window op given its window attribute
+/// (`name`: 2 positive integers), strides (absent: the window itself when
+/// `stridesDefaultToWindow`, as pooling; else 1), padding and dilation (absent:
+/// 0 and 1).
+static FailureOr<SmallVector<WindowAxis, 2>>
+windowAxesOf(std::optional<Location> loc, Type xType, ArrayRef<int64_t> window, StringRef name,
+             DenseI64ArrayAttr strides, DenseI64ArrayAttr padding, DenseI64ArrayAttr dilation,
+             bool stridesDefaultToWindow, bool ceilMode) {
+  auto x = dyn_cast<RankedTensorType>(xType);
   if (!x)
     return emitOptionalError(loc, "x must be a ranked tensor");
-  ArrayRef<int64_t> kernel = adaptor.getKernelSize();
-  if (kernel.size() != 2 || kernel[0] <= 0 || kernel[1] <= 0)
-    return emitOptionalError(loc, "kernel_size must be 2 positive integers, got ",
-                             formatShape(kernel));
+  if (window.size() != 2 || window[0] <= 0 || window[1] <= 0)
+    return emitOptionalError(loc, name, " must be 2 positive integers, got ",
+                             formatShape(window));
   auto get = [](DenseI64ArrayAttr attr, ArrayRef<int64_t> dflt) {
     return attr ? llvm::to_vector(attr.asArrayRef()) : llvm::to_vector(dflt);
   };
-  auto axes = computeWindowAxes(loc, x.getShape(), kernel, get(adaptor.getStridesAttr(), {1, 1}),
-                                get(adaptor.getPaddingAttr(), {0, 0, 0, 0}),
-                                get(adaptor.getDilationAttr(), {1, 1}), false, false);
+  SmallVector<int64_t> one = {1, 1};
+  return computeWindowAxes(loc, x.getShape(), window,
+                           get(strides, stridesDefaultToWindow ? window : ArrayRef<int64_t>(one)),
+                           get(padding, {0, 0, 0, 0}), get(dilation, {1, 1}), ceilMode,
+                           /*poolPadding=*/stridesDefaultToWindow);
+}
+
+LogicalResult Conv2dPatchesOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                                Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  ArrayRef<int64_t> kernel = adaptor.getKernelSize();
+  auto axes = windowAxesOf(loc, adaptor.getX().getType(), kernel, "kernel_size",
+                           adaptor.getStridesAttr(), adaptor.getPaddingAttr(),
+                           adaptor.getDilationAttr(), false, false);
   if (failed(axes))
     return failure();
+  auto x = cast<RankedTensorType>(adaptor.getX().getType());
   results.push_back(x.clone({x.getDimSize(0), x.getDimSize(1) * kernel[0] * kernel[1],
                              (*axes)[0].out, (*axes)[1].out}));
   return success();
@@ -211,25 +227,13 @@ LogicalResult Conv2dPatchesOp::inferReturnTypes(MLIRContext *, std::optional<Loc
 template <typename Adaptor>
 static LogicalResult inferPool2dType(std::optional<Location> loc, Adaptor adaptor,
                                      SmallVectorImpl<Type> &results) {
-  auto x = dyn_cast<RankedTensorType>(adaptor.getX().getType());
-  if (!x)
-    return emitOptionalError(loc, "x must be a ranked tensor");
-  ArrayRef<int64_t> pool = adaptor.getPoolSize();
-  if (pool.size() != 2 || pool[0] <= 0 || pool[1] <= 0)
-    return emitOptionalError(loc, "pool_size must be 2 positive integers, got ",
-                             formatShape(pool));
-  SmallVector<int64_t> strides =
-      adaptor.getStridesAttr() ? llvm::to_vector(adaptor.getStridesAttr().asArrayRef())
-                               : llvm::to_vector(pool);
-  auto get = [](DenseI64ArrayAttr attr, ArrayRef<int64_t> dflt) {
-    return attr ? llvm::to_vector(attr.asArrayRef()) : llvm::to_vector(dflt);
-  };
   bool ceil = adaptor.getCeilModeAttr() && adaptor.getCeilModeAttr().getValue();
-  auto axes = computeWindowAxes(loc, x.getShape(), pool, strides,
-                                get(adaptor.getPaddingAttr(), {0, 0, 0, 0}),
-                                get(adaptor.getDilationAttr(), {1, 1}), ceil, true);
+  auto axes = windowAxesOf(loc, adaptor.getX().getType(), adaptor.getPoolSize(), "pool_size",
+                           adaptor.getStridesAttr(), adaptor.getPaddingAttr(),
+                           adaptor.getDilationAttr(), true, ceil);
   if (failed(axes))
     return failure();
+  auto x = cast<RankedTensorType>(adaptor.getX().getType());
   results.push_back(x.clone({x.getDimSize(0), x.getDimSize(1), (*axes)[0].out, (*axes)[1].out}));
   return success();
 }
