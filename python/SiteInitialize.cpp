@@ -10,9 +10,13 @@
 
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 #include <utility>
 
 NB_MODULE(_site_initialize_0, m) {
@@ -53,30 +57,37 @@ NB_MODULE(_site_initialize_0, m) {
       "write_object_file",
       [](MlirModule module, const std::string &path, unsigned optLevel, const std::string &cpu,
          const std::string &features, const std::string &metadataSymbol,
-         const std::string &metadataText) {
-        std::pair<std::string, std::string> out;
+         const std::string &metadataText, unsigned codegenThreads) {
+        struct Out {
+          std::string target, error;
+          std::vector<std::string> objects;
+        } out;
         MlirLogicalResult result = relaxMlirWriteObjectFile(
             module, mlirStringRefCreate(path.data(), path.size()), optLevel,
             mlirStringRefCreate(cpu.data(), cpu.size()),
             mlirStringRefCreate(features.data(), features.size()),
             mlirStringRefCreate(metadataSymbol.data(), metadataSymbol.size()),
-            mlirStringRefCreate(metadataText.data(), metadataText.size()),
+            mlirStringRefCreate(metadataText.data(), metadataText.size()), codegenThreads,
             [](MlirStringRef text, void *userData) {
-              static_cast<std::pair<std::string, std::string> *>(userData)->first =
-                  std::string(text.data, text.length);
+              static_cast<Out *>(userData)->target = std::string(text.data, text.length);
             },
             [](MlirStringRef text, void *userData) {
-              static_cast<std::pair<std::string, std::string> *>(userData)->second =
-                  std::string(text.data, text.length);
+              static_cast<Out *>(userData)->objects.emplace_back(text.data, text.length);
+            },
+            [](MlirStringRef text, void *userData) {
+              static_cast<Out *>(userData)->error = std::string(text.data, text.length);
             },
             &out);
         if (mlirLogicalResultIsFailure(result))
-          throw std::runtime_error(out.second);
-        return out.first;
+          throw std::runtime_error(out.error);
+        return std::make_pair(out.target, out.objects);
       },
       nanobind::arg("module"), nanobind::arg("path"), nanobind::arg("opt_level"),
       nanobind::arg("cpu"), nanobind::arg("features"), nanobind::arg("metadata_symbol"),
-      nanobind::arg("metadata_text"),
-      "Writes `module` (LLVM dialect) as a PIC object file; returns \"<cpu> <features>\" it "
-      "was built for, raises RuntimeError with the reason otherwise.");
+      nanobind::arg("metadata_text"), nanobind::arg("codegen_threads") = 0,
+      "Writes `module` (LLVM dialect) as PIC object files, code generation on "
+      "`codegen_threads` threads (0: every core this process may use); returns "
+      "(\"<cpu> <features>\" it was built for, [the object files to link]: `path`, then "
+      "`path.1`, ... when the module was split), raises RuntimeError with the reason "
+      "otherwise.");
 }

@@ -53,6 +53,15 @@ def linker() -> str:
                            f"(Debian: `sudo apt-get install g++`) or set CXX")
 
 
+def codegen_threads() -> int:
+    """Threads LLVM's code generation may use: the cores this process may run
+    on (its CPU affinity, as `taskset` or a batch scheduler sets it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def functions_metadata(signatures: Signatures) -> dict[str, Any]:
     """The functions as an export's metadata lists them (and runtime.load reads them)."""
     return {name: {"params": [[p, spec_to_json(s)] for p, s in params],
@@ -109,9 +118,9 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
     with tempfile.TemporaryDirectory(prefix="relax-export-") as tmp:
         obj = os.path.join(tmp, "host.o")
         try:
-            _site_initialize_0.write_object_file(llvm_module, obj, opt_level,
-                                                 cpu, "", METADATA_SYMBOL,
-                                                 json.dumps(metadata, sort_keys=True))
+            _, objects = _site_initialize_0.write_object_file(
+                llvm_module, obj, opt_level, cpu, "", METADATA_SYMBOL,
+                json.dumps(metadata, sort_keys=True), codegen_threads())
         except RuntimeError as e:
             raise CompilationError("cannot export: writing the object file failed",
                                    str(e)) from None
@@ -120,7 +129,7 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
             f.write(_VERSION_SCRIPT)
         # Written next to `path` and renamed: a failed export leaves no file.
         partial = partial_path(path)
-        command = [cxx, "-shared", "-o", partial, obj, "-Wl,--whole-archive", *archives,
+        command = [cxx, "-shared", "-o", partial, *objects, "-Wl,--whole-archive", *archives,
                    "-Wl,--no-whole-archive", "-static-libstdc++", "-static-libgcc",
                    "-Wl,-z,defs", "-Wl,--gc-sections", f"-Wl,--version-script={version_script}",
                    "-lm", "-ldl", "-lpthread"]

@@ -33,13 +33,17 @@ MLIR_CAPI_EXPORTED void relaxMlirForEachOp(MlirContext context,
 /// file to `path` for `cpu` ("host" or an LLVM CPU name) with the extra target
 /// `features`. A non-empty `metadataSymbol` adds an exported constant C string
 /// of that name holding `metadataText`, and `<metadataSymbol>_target` holding
-/// "<cpu> <features>". On success `onTarget` receives
-/// "<cpu> <features>" (what the code was built for); on failure `onError`
-/// receives the reason.
+/// "<cpu> <features>". Code generation runs on `codegenThreads` threads (0:
+/// the cores this process may use); a large module is then split into parts,
+/// each an object of its own. On success `onTarget` receives
+/// "<cpu> <features>" (what the code was built for) and `onObject` each
+/// object file written (`path`, then `path.1`, ...: link them all); on
+/// failure `onError` receives the reason.
 MLIR_CAPI_EXPORTED MlirLogicalResult relaxMlirWriteObjectFile(
     MlirModule module, MlirStringRef path, unsigned optLevel, MlirStringRef cpu,
     MlirStringRef features, MlirStringRef metadataSymbol, MlirStringRef metadataText,
-    MlirStringCallback onTarget, MlirStringCallback onError, void *userData);
+    unsigned codegenThreads, MlirStringCallback onTarget, MlirStringCallback onObject,
+    MlirStringCallback onError, void *userData);
 
 /// Whether `text` nests brackets deeper than the parser takes (see
 /// relax-mlir/Nesting.h): true, with the 1-based line and column where it

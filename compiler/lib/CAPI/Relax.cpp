@@ -57,7 +57,9 @@ MlirLogicalResult relaxMlirWriteObjectFile(MlirModule module, MlirStringRef path
                                            unsigned optLevel, MlirStringRef cpu,
                                            MlirStringRef features, MlirStringRef metadataSymbol,
                                            MlirStringRef metadataText,
+                                           unsigned codegenThreads,
                                            MlirStringCallback onTarget,
+                                           MlirStringCallback onObject,
                                            MlirStringCallback onError, void *userData) {
   mlir::relax::ObjectFileOptions options;
   options.optLevel = optLevel;
@@ -65,13 +67,17 @@ MlirLogicalResult relaxMlirWriteObjectFile(MlirModule module, MlirStringRef path
   options.features = unwrap(features).str();
   options.metadataSymbol = unwrap(metadataSymbol).str();
   options.metadataText = unwrap(metadataText).str();
+  options.codegenThreads = codegenThreads;
   std::string error, builtCpu, builtFeatures;
+  llvm::SmallVector<std::string> objects;
   if (mlir::failed(mlir::relax::writeObjectFile(unwrap(module), unwrap(path), options, error,
-                                                &builtCpu, &builtFeatures))) {
+                                                &builtCpu, &builtFeatures, &objects))) {
     onError(mlirStringRefCreate(error.data(), error.size()), userData);
     return mlirLogicalResultFailure();
   }
   std::string target = builtCpu + " " + builtFeatures;
   onTarget(mlirStringRefCreate(target.data(), target.size()), userData);
+  for (const std::string &object : objects)
+    onObject(mlirStringRefCreate(object.data(), object.size()), userData);
   return mlirLogicalResultSuccess();
 }

@@ -2,8 +2,9 @@
 //
 // `Executable.export` writes shared libraries: the lowered module (LLVM
 // dialect, with `gpu.binary` ops for the GPU target) is translated to LLVM
-// IR, optimized as the JIT does, and emitted as a position-independent object
-// file that the system linker links with the project's runtime.
+// IR, optimized as the JIT does, and emitted as position-independent object
+// files (a large module in parts, one per code-generation thread) that the
+// system linker links with the project's runtime.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,10 @@ struct ObjectFileOptions {
   /// `<metadataSymbol>_target` holding "<cpu> <features>" (what the code needs).
   std::string metadataSymbol;
   std::string metadataText;
+  /// Threads generating code (0: the cores this process may use). A large
+  /// module is split into that many parts (llvm::SplitModule), each compiled
+  /// on its own thread into an object of its own.
+  unsigned codegenThreads = 0;
 };
 
 /// Writes `module` (LLVM dialect and what translates to LLVM IR) to the
@@ -40,10 +45,13 @@ struct ObjectFileOptions {
 /// any number of arguments, which the export runtime's `relaxCall` calls
 /// (catching allocation failures). On failure returns failure and sets `error`.
 /// On success, `cpu` and `features` (when given) receive the CPU and target
-/// features the code was built for.
+/// features the code was built for, and `objects` every object file written:
+/// `path`, and when code generation ran in parallel parts `path.1`,
+/// `path.2`, ... (link them all).
 LogicalResult writeObjectFile(ModuleOp module, StringRef path, const ObjectFileOptions &options,
                               std::string &error, std::string *cpu = nullptr,
-                              std::string *features = nullptr);
+                              std::string *features = nullptr,
+                              SmallVectorImpl<std::string> *objects = nullptr);
 
 } // namespace mlir::relax
 
