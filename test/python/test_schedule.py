@@ -575,3 +575,23 @@ def test_only_contraction_inputs_get_aligned_copies() -> None:
     relax_mlir.memory_stats(reset_peak=True)
     exe.f(a, b)
     assert relax_mlir.memory_stats(reset_peak=True)["peak_bytes"] >= a.nbytes + b.nbytes
+
+
+def test_transposes_fused_into_an_integer_abs_lower_and_compute() -> None:
+    """A transpose of an elementwise result becomes one generic with it; its
+    body then runs on 2-d vectors, which math.absi's LLVM lowering rejected
+    (random program 31: `abs(-permute_dims(permute_dims(c)))` on i64)."""
+    text = """func.func @main(%c: tensor<2x3x2x2xi64>) -> tensor<2x2x2x3xi64> {
+  %a = relax.permute_dims %c {axes = array<i64: 3, 2, 0, 1>} : tensor<2x3x2x2xi64> -> tensor<2x2x2x3xi64>
+  %b = relax.permute_dims %a {axes = array<i64: 3, 0, 1, 2>} : tensor<2x2x2x3xi64> -> tensor<3x2x2x2xi64>
+  %n = relax.negative %b : tensor<3x2x2x2xi64>
+  %t = relax.permute_dims %n {axes = array<i64: 1, 2, 3, 0>} : tensor<3x2x2x2xi64> -> tensor<2x2x2x3xi64>
+  %y = relax.abs %t : tensor<2x2x2x3xi64>
+  return %y : tensor<2x2x2x3xi64>
+}"""
+    c = np.arange(-12, 12, dtype=np.int64).reshape(2, 3, 2, 2)
+    c[0, 0, 0, 0] = np.iinfo(np.int64).min  # abs(INT_MIN) wraps to INT_MIN, as numpy's
+    want = np.abs(-np.transpose(np.transpose(np.transpose(c, (3, 2, 0, 1)), (3, 0, 1, 2)),
+                                (1, 2, 3, 0)))
+    got = relax_mlir.compile(text).main(c)
+    np.testing.assert_array_equal(np.asarray(got), want)

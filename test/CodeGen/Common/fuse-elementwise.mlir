@@ -263,3 +263,27 @@ func.func @sum_of_tile(%x: tensor<2x1xf64>) -> tensor<f64> {
   }
   return %r : tensor<f64>
 }
+
+// A transpose of a generic's only use becomes a generic and takes the
+// producer in: the patches are written in the permuted [C*KH*KW, N, OH*OW]
+// layout by one op (no patches tensor copied by a linalg.transpose). The
+// transpose of a function argument stays a transpose.
+// CHECK-LABEL: func.func @patches_transposed(
+// CHECK-NOT:     linalg.transpose
+// CHECK:         %[[P:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x2x2x2x3x3xf32>)
+// CHECK:           tensor.extract
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return
+func.func @patches_transposed(%x: tensor<2x2x4x4xf32>) -> tensor<8x2x9xf32> {
+  %p = relax.conv2d_patches %x {kernel_size = array<i64: 2, 2>} : tensor<2x2x4x4xf32> -> tensor<2x8x3x3xf32>
+  %q = relax.reshape %p : tensor<2x8x3x3xf32> -> tensor<2x8x9xf32>
+  %t = relax.permute_dims %q {axes = array<i64: 1, 0, 2>} : tensor<2x8x9xf32> -> tensor<8x2x9xf32>
+  return %t : tensor<8x2x9xf32>
+}
+
+// CHECK-LABEL: func.func @argument_transposed(
+// CHECK:         linalg.transpose ins(%arg0
+func.func @argument_transposed(%x: tensor<4x3xf32>) -> tensor<3x4xf32> {
+  %t = relax.permute_dims %x : tensor<4x3xf32> -> tensor<3x4xf32>
+  return %t : tensor<3x4xf32>
+}

@@ -408,14 +408,16 @@ func.func @half(%h: tensor<3xf16>, %b: tensor<3xbf16>) -> (tensor<3xf16>, tensor
   return %r#0, %r#1 : tensor<3xf16>, tensor<3xbf16>
 }
 
-// Integer abs, square, clip, maximum and minimum use integer arithmetic; the
+// Integer abs (max(x, 0 - x)), square, clip, maximum and minimum use integer arithmetic; the
 // clip bounds are rounded inward (ceil(-1.5) = -1) and saturated to the type
 // (1e20 -> INT32_MAX).
 // CHECK-LABEL: func.func @integer_ops(
 // CHECK-SAME:    %[[I:.+]]: tensor<3xi32>) -> tensor<3xi32> {
 // CHECK:         linalg.generic
 // CHECK-NEXT:    ^bb0(%[[A:.+]]: i32, %{{.+}}: i32):
-// CHECK-NEXT:      math.absi %[[A]] : i32
+// CHECK-NEXT:      [[Z:%.+]] = arith.constant 0 : i32
+// CHECK-NEXT:      [[NEG:%.+]] = arith.subi [[Z]], %[[A]] : i32
+// CHECK-NEXT:      arith.maxsi %[[A]], [[NEG]] : i32
 // CHECK:         linalg.generic
 // CHECK-NEXT:    ^bb0(%[[S:.+]]: i32, %{{.+}}: i32):
 // CHECK-NEXT:      arith.muli %[[S]], %[[S]] : i32

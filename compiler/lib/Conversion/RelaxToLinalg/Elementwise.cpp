@@ -48,10 +48,14 @@ static Value scalarMath(OpBuilder &b, Location l, Type, ValueRange x) {
     return MathOp::create(nb, nl, v);
   });
 }
+/// Integer abs as max(x, 0 - x) (INT_MIN stays INT_MIN, as math.absi):
+/// math.absi's LLVM lowering takes no n-D vector, which a transposing copy's
+/// body vectorizes to (`abs(-permute_dims(x))` on i64 failed to lower).
 static Value scalarAbs(OpBuilder &b, Location l, Type elt, ValueRange x) {
   if (isa<FloatType>(elt))
     return math::AbsFOp::create(b, l, x[0]);
-  return math::AbsIOp::create(b, l, x[0]);
+  Value zero = arith::ConstantOp::create(b, l, b.getIntegerAttr(elt, 0));
+  return arith::MaxSIOp::create(b, l, x[0], arith::SubIOp::create(b, l, zero, x[0]));
 }
 static Value scalarSquare(OpBuilder &b, Location l, Type, ValueRange x) {
   return buildMul(b, l, x[0], x[0]);
