@@ -303,8 +303,7 @@ def scatter_add(x: np.ndarray, indices: np.ndarray, updates: np.ndarray,
     # the indices' dims in its place.
     moved = np.moveaxis(flat, axis, 0)
     q = indices.ndim
-    upd = np.moveaxis(updates.reshape(updates.shape), list(range(axis, axis + q)),
-                      list(range(q)))
+    upd = np.moveaxis(updates, list(range(axis, axis + q)), list(range(q)))
     np.add.at(moved, i, upd)
     return flat.reshape(x.shape)
 

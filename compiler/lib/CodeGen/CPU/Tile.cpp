@@ -110,14 +110,20 @@ static SmallVector<ReassociationIndices> splitLastDim(int64_t rank) {
 /// `v` reshaped to `type` by `groups` (an expand_shape or a collapse_shape),
 /// except that a fill of an empty tensor is made again in the new shape, so
 /// that it still fuses into a register tile.
+/// When `v` is a fill of an empty tensor: the same fill made in `type` (it
+/// then fuses into a register tile); else null.
+static Value refill(RewriterBase &rewriter, Location loc, Value v, RankedTensorType type) {
+  auto fill = v.getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+    return {};
+  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
+  return linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty).getResult(0);
+}
+
 static Value reshapeInit(RewriterBase &rewriter, Location loc, Value v, RankedTensorType type,
                          ArrayRef<ReassociationIndices> groups) {
-  if (auto fill = v.getDefiningOp<linalg::FillOp>();
-      fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-    Value empty =
-        tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
-    return linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty).getResult(0);
-  }
+  if (Value filled = refill(rewriter, loc, v, type))
+    return filled;
   if (type.getRank() > cast<RankedTensorType>(v.getType()).getRank())
     return tensor::ExpandShapeOp::create(rewriter, loc, type, v, groups);
   return tensor::CollapseShapeOp::create(rewriter, loc, type, v, groups);
@@ -514,130 +520,146 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
   /// batch 64: 3.0 -> 0.9 ms).
   static constexpr int64_t kMergeBatchBelowPixels = 256;
 
-  /// The convolution `conv` (checked by the caller) as one product over the
-  /// batch: the patches laid out as `[C, KH, KW, N, OH, OW]` and viewed as
-  /// `[C*KH*KW, N*OH*OW]`, the filter `[F, C*KH*KW]` times them into
-  /// `[F, N*OH*OW]`, then transposed to `[N, F, OH, OW]` (the output is the
-  /// smallest of the three).
-  static LogicalResult mergedBatchProduct(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
-                                          Value x, Value w, Value init,
-                                          ArrayRef<int64_t> strides,
-                                          ArrayRef<int64_t> dilations) {
-    MLIRContext *ctx = conv.getContext();
-    Location loc = conv.getLoc();
-    auto xType = cast<RankedTensorType>(x.getType());
-    auto wType = cast<RankedTensorType>(w.getType());
-    auto outType = cast<RankedTensorType>(init.getType());
-    Type elt = outType.getElementType();
-    int64_t n = xType.getDimSize(0), c = xType.getDimSize(1);
-    int64_t f = wType.getDimSize(0), kh = wType.getDimSize(2), kw = wType.getDimSize(3);
-    int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
-    int64_t k = c * kh * kw, cols = n * oh * ow;
-    Value patches = relax::buildConvPatches(rewriter, loc, x, kh, kw, strides, dilations, oh, ow,
-                                            /*batchInner=*/true);
-    Value rhs = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({k, cols}, elt), patches,
-        SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
-    Value filter = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({f, k}, elt), w,
+  /// What the convolution-as-product rewrites read of a float
+  /// conv_2d_nchw_fchw with static shapes.
+  struct ConvShape {
+    Value x, w, init;
+    RankedTensorType outType;
+    Type elt;
+    int64_t n, c, f, kh, kw, oh, ow;
+    SmallVector<int64_t> strides, dilations;
+  };
+  static std::optional<ConvShape> convShape(linalg::Conv2DNchwFchwOp conv) {
+    ConvShape s;
+    s.x = conv.getInputs()[0];
+    s.w = conv.getInputs()[1];
+    s.init = conv.getOutputs()[0];
+    auto xType = cast<RankedTensorType>(s.x.getType());
+    auto wType = cast<RankedTensorType>(s.w.getType());
+    s.outType = cast<RankedTensorType>(s.init.getType());
+    s.elt = s.outType.getElementType();
+    if (!isa<FloatType>(s.elt) || xType.getElementType() != s.elt ||
+        wType.getElementType() != s.elt || !xType.hasStaticShape() ||
+        !wType.hasStaticShape() || !s.outType.hasStaticShape())
+      return std::nullopt;
+    s.strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
+    s.dilations = llvm::to_vector(conv.getDilations().getValues<int64_t>());
+    s.n = xType.getDimSize(0);
+    s.c = xType.getDimSize(1);
+    s.f = wType.getDimSize(0);
+    s.kh = wType.getDimSize(2);
+    s.kw = wType.getDimSize(3);
+    s.oh = s.outType.getDimSize(2);
+    s.ow = s.outType.getDimSize(3);
+    return s;
+  }
+
+  /// `init + lhs * rhs` as a generic over `iterators` (the last one the
+  /// reduction) with `maps` for lhs, rhs and the output: the contraction
+  /// the tiling below recognizes.
+  static Value multiplyAccumulate(RewriterBase &rewriter, Location loc, Value lhs, Value rhs,
+                                  Value init, ArrayRef<AffineMap> maps,
+                                  ArrayRef<utils::IteratorType> iterators) {
+    return linalg::GenericOp::create(
+               rewriter, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs}, ValueRange{init},
+               maps, iterators,
+               [&](OpBuilder &b, Location l, ValueRange args) {
+                 Value mul = arith::MulFOp::create(b, l, args[0], args[1]);
+                 linalg::YieldOp::create(b, l,
+                                         arith::AddFOp::create(b, l, args[2], mul).getResult());
+               })
+        .getResult(0);
+  }
+
+  /// The filter `[F, C, KH, KW]` viewed as `[F, C*KH*KW]`.
+  static Value filterMatrix(RewriterBase &rewriter, Location loc, const ConvShape &s) {
+    return tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({s.f, s.c * s.kh * s.kw}, s.elt), s.w,
         SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
-    // The accumulator in the product's layout: a fill again (which then
-    // fuses into the register tiles), or the init transposed.
-    auto fnType = RankedTensorType::get({f, n, oh, ow}, elt);
-    auto flatType = RankedTensorType::get({f, cols}, elt);
+  }
+
+  /// The convolution as one product over the batch: the patches laid out as
+  /// `[C, KH, KW, N, OH, OW]` and viewed as `[C*KH*KW, N*OH*OW]`, the filter
+  /// `[F, C*KH*KW]` times them into `[F, N*OH*OW]`, then transposed to
+  /// `[N, F, OH, OW]` (the output is the smallest of the three).
+  static Value mergedBatchProduct(RewriterBase &rewriter, Location loc, const ConvShape &s) {
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t k = s.c * s.kh * s.kw, cols = s.n * s.oh * s.ow;
+    Value patches = relax::buildConvPatches(rewriter, loc, s.x, s.kh, s.kw, s.strides,
+                                            s.dilations, s.oh, s.ow, /*batchInner=*/true);
+    Value rhs = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({k, cols}, s.elt), patches,
+        SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+    // The accumulator in the product's layout: a fill again, or the init
+    // transposed.
+    auto fnType = RankedTensorType::get({s.f, s.n, s.oh, s.ow}, s.elt);
+    auto flatType = RankedTensorType::get({s.f, cols}, s.elt);
     SmallVector<ReassociationIndices> flatGroups{{0}, {1, 2, 3}};
-    Value flatAcc;
-    if (auto fill = init.getDefiningOp<linalg::FillOp>();
-        fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-      Value empty = tensor::EmptyOp::create(rewriter, loc, flatType.getShape(), elt);
-      flatAcc = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty).getResult(0);
-    } else {
-      Value empty = tensor::EmptyOp::create(rewriter, loc, fnType.getShape(), elt);
-      Value acc = linalg::TransposeOp::create(rewriter, loc, init, empty,
-                                              ArrayRef<int64_t>{1, 0, 2, 3})
-                      ->getResult(0);
-      flatAcc = tensor::CollapseShapeOp::create(rewriter, loc, flatType, acc, flatGroups);
+    Value acc = refill(rewriter, loc, s.init, flatType);
+    if (!acc) {
+      Value empty = tensor::EmptyOp::create(rewriter, loc, fnType.getShape(), s.elt);
+      Value transposed = linalg::TransposeOp::create(rewriter, loc, s.init, empty,
+                                                     ArrayRef<int64_t>{1, 0, 2, 3})
+                             ->getResult(0);
+      acc = tensor::CollapseShapeOp::create(rewriter, loc, flatType, transposed, flatGroups);
     }
     // out[f, q] += w[f, k] * T[k, q]; loops (f, q, k).
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineMap> maps{AffineMap::get(3, 0, {d(0), d(2)}, ctx),
-                                AffineMap::get(3, 0, {d(2), d(1)}, ctx),
-                                AffineMap::get(3, 0, {d(0), d(1)}, ctx)};
-    auto product = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{flatType}, ValueRange{filter, rhs}, ValueRange{flatAcc}, maps,
+    Value product = multiplyAccumulate(
+        rewriter, loc, filterMatrix(rewriter, loc, s), rhs, acc,
+        {AffineMap::get(3, 0, {d(0), d(2)}, ctx), AffineMap::get(3, 0, {d(2), d(1)}, ctx),
+         AffineMap::get(3, 0, {d(0), d(1)}, ctx)},
         {utils::IteratorType::parallel, utils::IteratorType::parallel,
-         utils::IteratorType::reduction},
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value mul = arith::MulFOp::create(b, l, args[0], args[1]);
-          linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, args[2], mul).getResult());
-        });
-    Value byFilter =
-        tensor::ExpandShapeOp::create(rewriter, loc, fnType, product.getResult(0), flatGroups);
-    Value empty = tensor::EmptyOp::create(rewriter, loc, outType.getShape(), elt);
-    Value result = linalg::TransposeOp::create(rewriter, loc, byFilter, empty,
-                                               ArrayRef<int64_t>{1, 0, 2, 3})
-                       ->getResult(0);
-    rewriter.replaceOp(conv, result);
-    return success();
+         utils::IteratorType::reduction});
+    Value byFilter = tensor::ExpandShapeOp::create(rewriter, loc, fnType, product, flatGroups);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, s.outType.getShape(), s.elt);
+    return linalg::TransposeOp::create(rewriter, loc, byFilter, empty,
+                                       ArrayRef<int64_t>{1, 0, 2, 3})
+        ->getResult(0);
   }
 
-  /// A float convolution as a batch of matrix products: the patches of x
-  /// gathered into `[N, C, KH, KW, OH, OW]` (one op, each output row a read
-  /// of consecutive elements of x when the width stride is 1, which the
-  /// vectorizer makes one contiguous load), viewed as `[N, C*KH*KW, OH*OW]`,
-  /// multiplied by the filter viewed as `[F, C*KH*KW]`. Upstream's im2col
-  /// flattens the pixels first, so that every patch element became a gather
-  /// (the gathers were most of a small CNN's convolution time).
-  static LogicalResult im2colRowsContiguous(RewriterBase &rewriter,
-                                            linalg::Conv2DNchwFchwOp conv) {
-    MLIRContext *ctx = conv.getContext();
-    Location loc = conv.getLoc();
-    Value x = conv.getInputs()[0], w = conv.getInputs()[1], init = conv.getOutputs()[0];
-    auto xType = cast<RankedTensorType>(x.getType());
-    auto wType = cast<RankedTensorType>(w.getType());
-    auto outType = cast<RankedTensorType>(init.getType());
-    Type elt = outType.getElementType();
-    if (!isa<FloatType>(elt) || xType.getElementType() != elt ||
-        wType.getElementType() != elt || !xType.hasStaticShape() ||
-        !wType.hasStaticShape() || !outType.hasStaticShape())
-      return failure();
-    SmallVector<int64_t> strides(conv.getStrides().getValues<int64_t>());
-    SmallVector<int64_t> dilations(conv.getDilations().getValues<int64_t>());
-    int64_t n = xType.getDimSize(0), c = xType.getDimSize(1);
-    int64_t f = wType.getDimSize(0), kh = wType.getDimSize(2), kw = wType.getDimSize(3);
-    int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
-
-    if (n > 1 && oh * ow < kMergeBatchBelowPixels)
-      return mergedBatchProduct(rewriter, conv, x, w, init, strides, dilations);
+  /// The convolution as a batch of products, one per image: the patches
+  /// `[N, C, KH, KW, OH, OW]` viewed as `[N, C*KH*KW, OH*OW]`, multiplied by
+  /// the filter `[F, C*KH*KW]`.
+  static Value perImageProduct(RewriterBase &rewriter, Location loc, const ConvShape &s) {
+    MLIRContext *ctx = rewriter.getContext();
     // The patches: T[n, c, i, j, y, z] = x[n, c, y * sh + i * dh, z * sw + j * dw].
-    Value patches = relax::buildConvPatches(rewriter, loc, x, kh, kw, strides, dilations, oh, ow);
-    int64_t k = c * kh * kw, p = oh * ow;
-    auto colsType = RankedTensorType::get({n, k, p}, elt);
+    Value patches = relax::buildConvPatches(rewriter, loc, s.x, s.kh, s.kw, s.strides,
+                                            s.dilations, s.oh, s.ow);
+    int64_t k = s.c * s.kh * s.kw, p = s.oh * s.ow;
     Value cols = tensor::CollapseShapeOp::create(
-        rewriter, loc, colsType, patches,
+        rewriter, loc, RankedTensorType::get({s.n, k, p}, s.elt), patches,
         SmallVector<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
-    Value filter = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({f, k}, elt), w,
-        SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
-    auto flatType = RankedTensorType::get({n, f, p}, elt);
+    auto flatType = RankedTensorType::get({s.n, s.f, p}, s.elt);
     SmallVector<ReassociationIndices> outGroups = splitLastDim(3);
-    Value flatInit = reshapeInit(rewriter, loc, init, flatType, outGroups);
+    Value flatInit = reshapeInit(rewriter, loc, s.init, flatType, outGroups);
     // out[n, f, p] += w[f, k] * T[n, k, p]; loops (n, f, p, k).
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineMap> maps{AffineMap::get(4, 0, {d(1), d(3)}, ctx),
-                                AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx),
-                                AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
-    auto product = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{flatType}, ValueRange{filter, cols}, ValueRange{flatInit}, maps,
+    Value product = multiplyAccumulate(
+        rewriter, loc, filterMatrix(rewriter, loc, s), cols, flatInit,
+        {AffineMap::get(4, 0, {d(1), d(3)}, ctx), AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx),
+         AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)},
         {utils::IteratorType::parallel, utils::IteratorType::parallel,
-         utils::IteratorType::parallel, utils::IteratorType::reduction},
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value mul = arith::MulFOp::create(b, l, args[0], args[1]);
-          linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, args[2], mul).getResult());
-        });
-    Value result = tensor::ExpandShapeOp::create(rewriter, loc, outType, product.getResult(0),
-                                                 outGroups);
-    rewriter.replaceOp(conv, result);
+         utils::IteratorType::parallel, utils::IteratorType::reduction});
+    return tensor::ExpandShapeOp::create(rewriter, loc, s.outType, product, outGroups);
+  }
+
+  /// A float convolution as matrix products of the filter with the patches of
+  /// x: gathered by one op, each output row a read of consecutive elements of
+  /// x when the width stride is 1, which the vectorizer makes one contiguous
+  /// load. Upstream's im2col flattens the pixels first, so that every patch
+  /// element became a gather (the gathers were most of a small CNN's
+  /// convolution time). One product per image, or one for the whole batch
+  /// below kMergeBatchBelowPixels output pixels.
+  static LogicalResult im2colRowsContiguous(RewriterBase &rewriter,
+                                            linalg::Conv2DNchwFchwOp conv) {
+    std::optional<ConvShape> s = convShape(conv);
+    if (!s)
+      return failure();
+    Location loc = conv.getLoc();
+    bool merge = s->n > 1 && s->oh * s->ow < kMergeBatchBelowPixels;
+    rewriter.replaceOp(conv, merge ? mergedBatchProduct(rewriter, loc, *s)
+                                   : perImageProduct(rewriter, loc, *s));
     return success();
   }
 

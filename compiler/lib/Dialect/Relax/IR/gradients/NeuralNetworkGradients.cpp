@@ -348,18 +348,17 @@ static Value convInputGrad(OpBuilder &b, Location loc, Value g, Value w,
 /// (O) are both as wide as the channels: as a convolution of x with g as the
 /// kernel (the rule before), the 16x16 output adjoint was the window and the
 /// 3x3 filter the output, 9 of 16 vector lanes busy (3-9x slower).
-static Value convFilterGrad(OpBuilder &b, Location loc, Value x, Value g, RankedTensorType wType,
-                            ArrayRef<WindowAxis> axes) {
+static Value convFilterGrad(OpBuilder &b, Conv2dOp conv, Value g) {
+  Location loc = conv.getLoc();
+  RankedTensorType wType = conv.getW().getType();
   int64_t o = wType.getDimSize(0), c = wType.getDimSize(1);
   int64_t kh = wType.getDimSize(2), kw = wType.getDimSize(3);
   auto gType = cast<RankedTensorType>(g.getType());
   int64_t n = gType.getDimSize(0), pixels = gType.getDimSize(2) * gType.getDimSize(3);
-  Value patches = Conv2dPatchesOp::create(
-      b, loc, x, b.getDenseI64ArrayAttr({kh, kw}),
-      b.getDenseI64ArrayAttr({axes[0].stride, axes[1].stride}),
-      b.getDenseI64ArrayAttr({axes[0].padBefore, axes[1].padBefore, axes[0].padAfter,
-                              axes[1].padAfter}),
-      b.getDenseI64ArrayAttr({axes[0].dilation, axes[1].dilation}));
+  // The windows the convolution read: its own strides, padding and dilation.
+  Value patches = Conv2dPatchesOp::create(b, loc, conv.getX(), b.getDenseI64ArrayAttr({kh, kw}),
+                                          conv.getStridesAttr(), conv.getPaddingAttr(),
+                                          conv.getDilationAttr());
   patches = reshapeTo(b, loc, patches, {n, c * kh * kw, pixels});
   patches = PermuteDimsOp::create(b, loc, patches, b.getDenseI64ArrayAttr({1, 0, 2}));
   patches = reshapeTo(b, loc, patches, {c * kh * kw, n * pixels});
@@ -411,7 +410,7 @@ LogicalResult Conv2dOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resu
     operandGrads[0] = convInputGrad(b, loc, g, getW(), axes, groups);
   if (needsGrad[1])
     operandGrads[1] = groups == 1
-                          ? convFilterGrad(b, loc, getX(), g, getW().getType(), axes)
+                          ? convFilterGrad(b, *this, g)
                           : groupedConvFilterGrad(b, loc, getX(), g, getW().getType(), axes,
                                                   groups);
   return success();

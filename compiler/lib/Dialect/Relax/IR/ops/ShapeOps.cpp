@@ -298,12 +298,10 @@ static FailureOr<RankedTensorType> takeResultType(std::optional<Location> loc, T
   SmallVector<int64_t> xShape(x->getShape());
   int64_t axis = 0;
   if (axisAttr) {
-    int64_t rank = x->getRank();
-    axis = axisAttr.getInt();
-    if (axis < -rank || axis >= rank)
-      return emitOptionalError(loc, "axis ", axis, " is out of range for rank ", rank);
-    if (axis < 0)
-      axis += rank;
+    auto normalized = normalizeAxes(loc, {axisAttr.getInt()}, x->getRank());
+    if (failed(normalized))
+      return failure();
+    axis = normalized->front();
   } else {
     xShape = {x->getNumElements()};
   }
