@@ -376,3 +376,53 @@ def test_reductions_of_tiles(shape: tuple, reps: tuple, opt_level: int) -> None:
     s, mx = f(x)
     assert_close(s, np.tile(x, reps).sum(), f"sum(tile(x {shape}, {reps}))")
     assert_close(mx, np.tile(x, reps).max(axis=0), f"max(tile(x {shape}, {reps}), 0)")
+
+
+@pytest.mark.parametrize("opt_level", OPT_LEVELS)
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_gather_gradients_into_views(view: str, opt_level: int) -> None:
+    # take's gradient is a scatter_add into zeros (repeated and negative
+    # indices accumulate), then the view's own adjoint; rows and columns,
+    # including none at all (a size-0 index vector).
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((10, 12))
+    v = VIEWS[view](a)
+    rows = np.array([0, v.shape[0] - 1, 0, -1])
+    cols = np.array([1 % v.shape[1], 0, 1 % v.shape[1]])
+    cr, cc = rng.standard_normal((4, v.shape[1])), rng.standard_normal((v.shape[0], 3))
+
+    def loss(a, r, c, cr, cc):
+        w = VIEWS[view](a)
+        return rnp.sum(w[r] * cr) + rnp.sum(rnp.take(w, c, axis=1) * cc)
+
+    for r in (rows, rows[:0]):
+        got = relax_mlir.jit(relax_mlir.grad(loss), opt_level=opt_level)(a, r, cols, cr[:len(r)], cc)
+        dv = np.zeros_like(v)
+        np.add.at(dv, np.where(r < 0, r + v.shape[0], r), cr[:len(r)])
+        np.add.at(dv.T, cols, cc.T)
+        want = np.zeros_like(a)
+        VIEWS[view](want)[...] = dv  # the view's adjoint: dv placed where the view reads
+        assert_close(got, want, f"grad through a{view}[{len(r)} rows], take(cols)", 1e-12)
+
+
+@pytest.mark.parametrize("opt_level", OPT_LEVELS)
+def test_conv2d_filter_gradient_of_views(opt_level: int) -> None:
+    # The filter gradient multiplies conv2d_patches of x: x a channel slice
+    # with a step, a transposed image, and a 1-high image.
+    rng = np.random.default_rng(5)
+    base = rng.standard_normal((2, 6, 5, 7))
+    views = {"[:, ::2]": lambda t: t[:, ::2], "transposed": lambda t: rnp.transpose(t, (0, 1, 3, 2))
+             if not isinstance(t, np.ndarray) else np.transpose(t, (0, 1, 3, 2)),
+             "[:, :3, 2:3]": lambda t: t[:, :3, 2:3]}
+    for name, view in views.items():
+        x = view(base)
+        w = rng.standard_normal((4, x.shape[1], 2, 3))
+        stride, padding = (2, 1), (1, 0, 1, 2)
+        g = rng.standard_normal(conv_ref(x, w, stride, padding).shape)
+
+        def loss(w, base, g, view=view, stride=stride, padding=padding):
+            return rnp.sum(nn.conv2d(view(base), w, stride=stride, padding=padding) * g)
+
+        got = relax_mlir.jit(relax_mlir.grad(loss), opt_level=opt_level)(w, base, g)
+        _, want = conv_vjp_ref(x, w, g, stride, padding, (1, 1))
+        assert_close(got, want, f"filter gradient of x{name}", 1e-10)
