@@ -18,7 +18,7 @@ _libs.install_import_hook()
 
 # Public name -> the module that defines it (imported on first access).
 _LAZY = {
-    "gradient": "._gradient",
+    "gradient": "._gradient", "jacobian_vector_product": "._gradient",
     "compile": "._compile", "Executable": "._compile", "Function": "._compile",
     "export": "._compile",
     "lower": "._stages", "STAGES": "._stages",
@@ -35,7 +35,7 @@ _ATTRIBUTE = {"checkpoint": "checkpoint_segment"}
 # Submodules reachable as attributes after a plain `import relax_mlir`.
 _SUBMODULES = {"ir", "passmanager", "rewrite", "dialects", "numpy", "nn", "runtime", "demo"}
 
-__all__ = ["gradient", "compile", "export", "lower", "STAGES", "memory_report", "memory_stats",
+__all__ = ["gradient", "jacobian_vector_product", "compile", "export", "lower", "STAGES", "memory_report", "memory_stats",
            "jit", "grad", "value_and_grad", "vjp", "checkpoint", "ops", "OpInfo", "Lowered",
            "Transformed", "config", "clear_caches",
            "Executable", "Function", "RelaxMLIRError", "GradientError", "CompilationError",
@@ -69,7 +69,7 @@ else:
         value_and_grad,
         vjp,
     )
-    from ._gradient import gradient
+    from ._gradient import gradient, jacobian_vector_product
     from ._memory import memory_report, memory_stats
     from ._ops import OpInfo, ops
     from ._stages import STAGES, lower

@@ -1,4 +1,5 @@
-"""`relax_mlir.gradient`: the gradient pass from Python."""
+"""`relax_mlir.gradient` and `relax_mlir.jacobian_vector_product`: the gradient
+(reverse-mode) and jvp (forward-mode) passes from Python."""
 
 from __future__ import annotations
 
@@ -62,6 +63,44 @@ def gradient(
     return result
 
 
+def jacobian_vector_product(
+    module: ModuleLike,
+    func: str = "main",
+    wrt: Sequence[int | str] | None = None,
+) -> ir.Module:
+    """Differentiates `func` in forward mode and returns a new module that also
+    holds `<func>_jvp` (the jvp pass).
+
+    `<func>_jvp` takes the parameters of `func` followed by one tangent per
+    parameter in `wrt` (indices or `relax.name`s; every float parameter when
+    omitted), each of its parameter's type, and returns `(output,
+    output_tangent)`: the result of `func` and its directional derivative
+    along the tangents (for a function with several results, a tuple of the
+    results and a tuple of their tangents; integer results get zero tangents).
+    It is JAX's `jvp` for IR you hold; `<func>_jvp` can be differentiated again,
+    and the jvp of an adjoint (`gradient` first) is a forward-over-reverse
+    Hessian-vector product. A function body written without a `relax.dataflow`
+    block is first gathered into one. The input module is left unchanged.
+
+    Raises `ValueError`/`TypeError` for bad arguments and `GradientError` (with
+    MLIR's diagnostics, every op without a tangent rule among them) when the
+    pass rejects the function.
+    """
+    module = as_module(module)
+    if not isinstance(func, str) or not func.replace("_", "a").isalnum():
+        raise ValueError(f"func must be a function name such as 'main', got {func!r}")
+    fn = require_function(module, func)
+    options = [f"func={func}"]
+    if wrt is not None:
+        indices = _resolve_params(parameter_names(fn), wrt, func, "wrt")
+        options.append("wrt=" + ",".join(str(i) for i in indices))
+    result = clone_module(module)
+    pipeline = ("builtin.module(func.func(relax-convert-to-dataflow), jvp{"
+                + " ".join(options) + "})")
+    run_passes(result, pipeline, GradientError, f"cannot differentiate '{func}' in forward mode")
+    return result
+
+
 def convert_to_dataflow(module: ModuleLike) -> ir.Module:
     """A copy of `module` in which each function whose body has relax ops but
     no `relax.dataflow` has them gathered into one (relax-convert-to-dataflow)."""
@@ -111,22 +150,23 @@ def _check_target_index(fn: Any, func: str, target_index: int) -> None:
                      f"value; pass target_index=0")
 
 
-def _resolve_params(names: list[str], wanted: Sequence[int | str], func: str) -> list[int]:
+def _resolve_params(names: list[str], wanted: Sequence[int | str], func: str,
+                    option: str = "require_grads") -> list[int]:
     if isinstance(wanted, (str, int, np.integer)):
         wanted = [wanted]
     indices = []
     for w in wanted:
         if not isinstance(w, str):
-            w = _as_index(w, "require_grads entries", "parameter indices or names")
+            w = _as_index(w, f"{option} entries", "parameter indices or names")
         if isinstance(w, str):
             if w not in names:
                 raise ValueError(f"'{func}' has no parameter named '{w}'; its parameters are: "
                                  f"{', '.join(names)}")
             w = names.index(w)
         elif not 0 <= w < len(names):
-            raise ValueError(f"require_grads index {w} is out of range: '{func}' has "
+            raise ValueError(f"{option} index {w} is out of range: '{func}' has "
                              f"{len(names)} parameters")
         indices.append(w)
     if not indices:
-        raise ValueError("require_grads is empty; pass None to differentiate every float parameter")
+        raise ValueError(f"{option} is empty; pass None to differentiate every float parameter")
     return indices

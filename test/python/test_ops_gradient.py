@@ -1,4 +1,5 @@
-"""Gradients of every differentiable op against float64 central finite differences.
+"""Gradients of every differentiable op, in both modes, against float64 central
+finite differences.
 
 For each case of the op table (op_table.TABLE) with gradient inputs, the test
 differentiates `loss(inputs..., c) = sum(op(inputs...) * c)` with a fixed random
@@ -10,6 +11,12 @@ differentiated and compiled together as one module (if that fails, each case
 compiles alone, so that the error names its case). The tests after the table
 cover what one op in isolation cannot: gradient subsets, exact values at ties
 and kinks, float32, fan-out, constants, tuples and saturation.
+
+Forward mode, on the same loss functions (their `_jvp`, compiled in the same
+module): along random tangents of the inputs, the loss's tangent
+`<jvp_op(t), c>` must equal central differences of the loss along t, and the
+dot product `<t, vjp_op(c)>` of the tangents with the reverse-mode gradients
+(the two rules are each other's transpose).
 """
 
 from __future__ import annotations
@@ -124,20 +131,26 @@ def gradient_inputs(case: OpCase) -> dict[str, np.ndarray]:
     return {n: a.astype(F64) if is_float(a.dtype) else a for n, a in inputs.items()}
 
 
+def differentiate_case(module: Any, case: OpCase) -> Any:
+    """`module` with the case's adjoint and jvp (w.r.t. its gradient inputs) added."""
+    names = [i.name for i in case.inputs]
+    wrt = [names.index(n) for n in case.grad_inputs]
+    module = relax_mlir.gradient(module, func=FUNC_NAMES[case.id], require_grads=wrt)
+    return relax_mlir.jacobian_vector_product(module, func=FUNC_NAMES[case.id], wrt=wrt)
+
+
 @functools.cache
 def op_adjoints(op: str) -> Any | None:
     """The loss functions of every gradient case of `op` in one module, each with its
-    adjoint, compiled once (compiling is most of the run time); None if that fails:
-    then each case compiles alone, so that the error names its case."""
+    adjoint and jvp, compiled once (compiling is most of the run time); None if that
+    fails: then each case compiles alone, so that the error names its case."""
     cases = [c for c in op_table.cases_of(op) if c.grad_inputs]
     texts = [loss_text(op, gradient_inputs(c), c.reference, c.attrs, c.grad_dtype,
                        c.result_dtype(c.grad_dtype), FUNC_NAMES[c.id])[0] for c in cases]
     try:
         module: Any = "\n".join(texts)
         for c in cases:
-            names = [i.name for i in c.inputs]
-            module = relax_mlir.gradient(module, func=FUNC_NAMES[c.id],
-                                         require_grads=[names.index(n) for n in c.grad_inputs])
+            module = differentiate_case(module, c)
         return relax_mlir.compile(module)
     except Exception:
         return None
@@ -150,6 +163,48 @@ def test_gradient(case: OpCase) -> None:
     check_gradient(case.op, gradient_inputs(case), case.reference, case.attrs, case.grad_inputs,
                    dtype, rtol, atol, case.result_dtype(dtype), exe=op_adjoints(case.op),
                    func=FUNC_NAMES[case.id])
+
+
+@pytest.mark.parametrize("case", GRADIENT_CASES)
+def test_jvp(case: OpCase) -> None:
+    dtype = case.grad_dtype
+    rdtype = case.result_dtype(dtype)
+    inputs = gradient_inputs(case)
+    names = list(inputs)
+    func = FUNC_NAMES[case.id]
+    text, cs, is_tuple = loss_text(case.op, inputs, case.reference, case.attrs, dtype, rdtype,
+                                   func)
+    exe = op_adjoints(case.op)
+    if exe is None:  # name the failing case
+        exe = relax_mlir.compile(differentiate_case(text, case))
+    gen = rt.rng("tangent", case.id)
+    tangents = {n: rt.random_array(gen, inputs[n].shape, F64, -1.0, 1.0)
+                for n in case.grad_inputs}
+    n_in = len(names)
+
+    def np_loss(args: list[np.ndarray]) -> float:
+        out = case.reference(*args[:n_in])
+        outs = out if is_tuple else (out,)
+        return float(sum(np.sum(np.asarray(o) * c) for o, c in zip(outs, args[n_in:])))
+
+    def moved(step: float) -> list[np.ndarray]:
+        return [inputs[n] + step * tangents[n] if n in tangents else inputs[n]
+                for n in names] + cs
+
+    expected = (np_loss(moved(H)) - np_loss(moved(-H))) / (2 * H)
+    cast = [a.astype(dtype) if is_float(a.dtype) else a for a in inputs.values()]
+    args = cast + [c.astype(rdtype) for c in cs]
+    loss, dloss = exe[f"{func}_jvp"](*args, *[tangents[n].astype(dtype)
+                                              for n in case.grad_inputs])
+    _, grads = exe[f"{func}_adjoint"](*args)
+    np.testing.assert_allclose(loss, np_loss(moved(0.0)), rtol=1e-5, atol=1e-6)
+    scale = max(1.0, abs(expected))
+    f64 = dtype == F64 and rdtype == F64
+    np.testing.assert_allclose(dloss, expected, rtol=0, atol=(1e-6 if f64 else 1e-3) * scale,
+                               err_msg=f"jvp of {case.op} against central differences")
+    dot = sum(float(np.sum(tangents[n] * g.astype(F64))) for n, g in zip(case.grad_inputs, grads))
+    np.testing.assert_allclose(dloss, dot, rtol=0, atol=(1e-10 if f64 else 1e-4) * scale,
+                               err_msg=f"<jvp(t), c> != <t, vjp(c)> for {case.op}")
 
 
 # ----------------------------------------------------------------------------

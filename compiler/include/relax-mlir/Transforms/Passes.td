@@ -67,6 +67,64 @@ def GradientPass : Pass<"gradient", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::relax::RelaxDialect", "::mlir::arith::ArithDialect"];
 }
 
+def JvpPass : Pass<"jvp", "::mlir::ModuleOp"> {
+  let summary = "Forward-mode automatic differentiation of functions";
+  let description = [{
+    Adds `@<func>_jvp`, which takes the parameters of `@<func>` followed by one
+    tangent per differentiated parameter (`wrt`, every float parameter when
+    omitted; a tangent has its parameter's type) and returns
+    `tuple<outputs, output_tangents>`: for a function with one result, the
+    result and its tangent (of the result's type; integer tensors, and
+    integer fields of tuples, get zero tangents); for several, a tuple of the
+    results and a tuple of their tangents. Each op depending on a
+    differentiated parameter states its Jacobian-vector product through
+    `GradientOpInterface`; the tangent bindings follow the op they
+    differentiate in the one `relax.dataflow` block, so `@<func>_jvp` can be
+    differentiated again (in either mode). Calls to functions of the module
+    with a body are inlined first (the JVP of an adjoint is a
+    forward-over-reverse Hessian-vector product). Checkpoint markers stay, and
+    mark the tangent of a marked value too, so that a later gradient
+    recomputes the segment with its tangents. `func` may list several
+    functions; if one fails, no function is added.
+
+    ```mlir
+    func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+      %r = relax.dataflow -> (tensor<3xf32>) {
+        %y = relax.exp %x : tensor<3xf32>
+        relax.output %y : tensor<3xf32>
+      }
+      return %r : tensor<3xf32>
+    }
+    ```
+    ==> `relax-opt --jvp="func=main"` adds
+    ```mlir
+    func.func @main_jvp(%x: tensor<3xf32>, %tx: tensor<3xf32>)
+        -> tuple<tensor<3xf32>, tensor<3xf32>> {
+      %r = relax.dataflow -> (tuple<tensor<3xf32>, tensor<3xf32>>) {
+        %y = relax.exp %x : tensor<3xf32>
+        %ty = relax.multiply %tx, %y : ...
+        %t = relax.tuple(%y, %ty : tensor<3xf32>, tensor<3xf32>)
+        relax.output %t : tuple<tensor<3xf32>, tensor<3xf32>>
+      }
+      return %r : tuple<tensor<3xf32>, tensor<3xf32>>
+    }
+    ```
+    Errors (unknown function, bad `wrt`, no or several binding blocks, ops
+    without a tangent rule, all of them reported) are diagnostics at the
+    offending op or function; the pass then fails and adds nothing.
+  }];
+  let options = [
+    ListOption<"funcNames", "func", "std::string",
+               "Names of the functions to differentiate (default: main); each "
+               "gets its own @<name>_jvp with the same wrt. A spaced list goes "
+               "in braces: func={a, b}">,
+    ListOption<"wrt", "wrt", "int64_t",
+               "Indices of the parameters that get tangents, in the order of "
+               "the tangent parameters (default: every float parameter)">,
+  ];
+  let dependentDialects = ["::mlir::relax::RelaxDialect", "::mlir::arith::ArithDialect"];
+}
+
 def FlattenTuplesPass : Pass<"relax-flatten-tuples", "::mlir::ModuleOp"> {
   let summary = "Inline dataflow blocks and flatten tuple parameters and results";
   let description = [{

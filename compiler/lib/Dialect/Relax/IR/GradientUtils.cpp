@@ -28,6 +28,12 @@ bool mlir::relax::isDifferentiableType(Type type) {
   return false;
 }
 
+bool mlir::relax::carriesGradient(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::any_of(tuple.getTypes(), carriesGradient);
+  return isDifferentiableType(type);
+}
+
 Value mlir::relax::buildZeros(OpBuilder &b, Location loc, Type type) {
   if (auto tuple = dyn_cast<TupleType>(type)) {
     SmallVector<Value> fields;
@@ -83,6 +89,46 @@ Value mlir::relax::sumToType(OpBuilder &b, Location loc, Value grad, Type type) 
   if (grad.getType() == type)
     return grad;
   return CollapseSumToOp::create(b, loc, type, grad);
+}
+
+Value mlir::relax::broadcastToType(OpBuilder &b, Location loc, Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  return BroadcastToOp::create(b, loc, type, v);
+}
+
+Value mlir::relax::tangentOrZeros(OpBuilder &b, Location loc, Value tangent, Value like) {
+  return tangent ? tangent : buildZeros(b, loc, like.getType());
+}
+
+Value mlir::relax::buildMultilinearTangent(OpBuilder &b, Operation *op,
+                                           ValueRange operandTangents) {
+  Value sum;
+  for (auto [i, tangent] : llvm::enumerate(operandTangents)) {
+    if (!tangent)
+      continue;
+    // By position: an operand may appear twice (matmul(x, x)).
+    Operation *copy = b.clone(*op);
+    copy->setOperand(i, tangent);
+    Value term = copy->getResult(0);
+    sum = sum ? AddOp::create(b, op->getLoc(), sum, term).getResult() : term;
+  }
+  return sum;
+}
+
+LogicalResult mlir::relax::buildLinearTangent(Operation *op, OpBuilder &b,
+                                              ValueRange operandTangents,
+                                              MutableArrayRef<Value> resultTangents) {
+  if (!llvm::any_of(op->getResultTypes(), carriesGradient))
+    return success();
+  Operation *copy = b.clone(*op);
+  for (auto [i, operand, tangent] : llvm::enumerate(op->getOperands(), operandTangents))
+    if (carriesGradient(operand.getType()))
+      copy->setOperand(i, tangentOrZeros(b, op->getLoc(), tangent, operand));
+  for (auto [i, r] : llvm::enumerate(copy->getResults()))
+    if (carriesGradient(r.getType()))
+      resultTangents[i] = r;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -13,6 +13,9 @@ namespace mlir::relax {
 /// True for relax float tensors (static shape; f16, bf16, f32 or f64) and
 /// tuples whose leaves are all such tensors: the types that carry gradients.
 bool isDifferentiableType(Type type);
+/// Float tensors, and tuples holding one somewhere (their integer fields get
+/// zero adjoints and tangents): the values through which derivatives flow.
+bool carriesGradient(Type type);
 /// Zeros of `type` (a tensor, or a tuple of zeros for a tuple type).
 Value buildZeros(OpBuilder &b, Location loc, Type type);
 /// True when `v` is statically all zeros (relax.zeros, a zero splat constant,
@@ -25,6 +28,15 @@ Value addAdjoints(OpBuilder &b, Location loc, Value x, Value y);
 /// Sums `grad` down to `type` (the reverse of numpy broadcasting); `grad` itself
 /// when the types already match.
 Value sumToType(OpBuilder &b, Location loc, Value grad, Type type);
+/// `v` broadcast to `type` (numpy broadcasting); `v` itself when the types
+/// already match.
+Value broadcastToType(OpBuilder &b, Location loc, Value v, Type type);
+/// `tangent`, or zeros of `like`'s type when it is null.
+Value tangentOrZeros(OpBuilder &b, Location loc, Value tangent, Value like);
+/// The JVP of an op linear in each of its float operands separately (matmul,
+/// conv2d) with one tensor result: the sum over operands with a tangent of
+/// the op with that operand replaced by its tangent.
+Value buildMultilinearTangent(OpBuilder &b, Operation *op, ValueRange operandTangents);
 
 /// Builders for the gradient rules declared in ODS (the `vjp` fields of the
 /// elementwise op classes): each creates one relax op (or a 0-d constant).

@@ -1,6 +1,7 @@
 //===- RelaxInterfaces.td - Gradient op interface ----------*- tablegen -*-===//
 //
-// The interface through which each op states its vector-Jacobian product.
+// The interface through which each op states its derivative in both modes:
+// its vector-Jacobian product (reverse) and Jacobian-vector product (forward).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,11 +13,21 @@ include "mlir/IR/OpBase.td"
 def Relax_GradientOpInterface : OpInterface<"GradientOpInterface"> {
   let cppNamespace = "::mlir::relax";
   let description = [{
-    An op that implements this interface knows its vector-Jacobian product (VJP):
-    given the adjoints of its results it builds, with relax ops, the adjoints of
-    its operands. The `gradient` pass walks the bindings backwards and calls this
-    interface; it knows no op by name. Because the rules build relax ops, the
-    adjoint function is itself differentiable.
+    An op that implements this interface knows its derivative in both modes:
+    its vector-Jacobian product (VJP: given the adjoints of its results, the
+    adjoints of its operands) and its Jacobian-vector product (JVP: given the
+    tangents of its operands, the tangents of its results), each built with
+    relax ops. The `gradient` pass walks the bindings backwards calling the
+    first, the `jvp` pass walks them forwards calling the second; neither knows
+    an op by name. Because the rules build relax ops, what they produce can be
+    differentiated again, in either mode.
+
+    Every op with a VJP has a JVP: an op lists the interface either through
+    `Relax_Differentiable` (it defines both methods) or through
+    `Relax_LinearDifferentiable` (it defines the VJP; being linear in its
+    float operands, its JVP is the op itself applied to the tangents, the
+    default below, which refuses to compile for an op without the
+    `Relax_Linear` trait).
   }];
   let methods = [
     InterfaceMethod<[{
@@ -31,8 +42,32 @@ def Relax_GradientOpInterface : OpInterface<"GradientOpInterface"> {
       "::llvm::LogicalResult", "buildVectorJacobianProduct",
       (ins "::mlir::OpBuilder &":$builder, "::mlir::ValueRange":$resultGrads,
            "::llvm::ArrayRef<bool>":$needsGrad,
-           "::llvm::MutableArrayRef<::mlir::Value>":$operandGrads)>
+           "::llvm::MutableArrayRef<::mlir::Value>":$operandGrads)>,
+    InterfaceMethod<[{
+        Builds the JVP at the builder's insertion point (after the op).
+        `operandTangents` holds one tangent per operand, a null value where the
+        operand's tangent is zero (at least one is non-null; operands of types
+        that carry no gradient, integer indices for instance, are always null).
+        The rule sets `resultTangents[i]` (pre-sized to the number of results,
+        all null) to a value of result `i`'s type, or leaves it null for a zero
+        tangent. Returns failure (after emitting a diagnostic) when no rule
+        applies.
+      }],
+      "::llvm::LogicalResult", "buildJacobianVectorProduct",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::ValueRange":$operandTangents,
+           "::llvm::MutableArrayRef<::mlir::Value>":$resultTangents),
+      /*methodBody=*/"", /*defaultImplementation=*/[{
+        static_assert(ConcreteOp::template hasTrait<::mlir::OpTrait::relax::Linear>(),
+                      "an op that is not Relax_Linear defines buildJacobianVectorProduct "
+                      "(list it with Relax_Differentiable)");
+        return ::mlir::relax::buildLinearTangent($_op, builder, operandTangents,
+                                                 resultTangents);
+      }]>
   ];
 }
+
+// Linear in its float operands jointly (its other operands, integer indices
+// for instance, are held fixed): its JVP is the op applied to the tangents.
+def Relax_Linear : NativeOpTrait<"relax::Linear">;
 
 #endif // RELAX_INTERFACES_TD

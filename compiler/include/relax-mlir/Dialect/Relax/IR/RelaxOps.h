@@ -57,7 +57,19 @@ void populateRelaxCanonicalizationPatterns(RewritePatternSet &patterns);
 std::string formatShape(ArrayRef<int64_t> shape);
 /// The numpy broadcast of two shapes, or std::nullopt when incompatible.
 std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b);
+/// The JVP of an op linear in its float operands (the Relax_Linear trait): a
+/// clone of `op` reading each float operand's tangent (zeros where it is null)
+/// and its other operands as they are; its results are the result tangents
+/// (null for results that carry no gradient).
+LogicalResult buildLinearTangent(Operation *op, OpBuilder &b, ValueRange operandTangents,
+                                 MutableArrayRef<Value> resultTangents);
 } // namespace mlir::relax
+
+namespace mlir::OpTrait::relax {
+/// See Relax_Linear in RelaxInterfaces.td.
+template <typename ConcreteType>
+class Linear : public TraitBase<ConcreteType, Linear> {};
+} // namespace mlir::OpTrait::relax
 
 #include "relax-mlir/Dialect/Relax/IR/RelaxInterfaces.h.inc"
 

@@ -15,7 +15,13 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 
-defvar Relax_Differentiable = DeclareOpInterfaceMethods<Relax_GradientOpInterface>;
+// Ops with a derivative list one of these: Relax_Differentiable defines both
+// rules (buildVectorJacobianProduct and buildJacobianVectorProduct);
+// Relax_LinearDifferentiable defines the VJP and takes the JVP of a linear op.
+defvar Relax_Differentiable =
+    DeclareOpInterfaceMethods<Relax_GradientOpInterface, ["buildJacobianVectorProduct"]>;
+defvar Relax_LinearDifferentiable =
+    TraitList<[DeclareOpInterfaceMethods<Relax_GradientOpInterface>, Relax_Linear]>;
 
 include "relax-mlir/Dialect/Relax/IR/ops/StructureOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/ElementwiseOps.td"

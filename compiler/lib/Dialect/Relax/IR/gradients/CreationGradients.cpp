@@ -1,7 +1,8 @@
 //===- CreationGradients.cpp - gradients of relax creation ops ------------===//
 //
 // A filled tensor's adjoint flows to its fill value (summed); the operand of
-// the *_like ops only gives a type and receives nothing.
+// the *_like ops only gives a type and receives nothing. full is linear in its
+// value (its tangent is the default of Relax_Linear).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,23 @@ LogicalResult ZerosLikeOp::buildVectorJacobianProduct(OpBuilder &, ValueRange, A
 }
 
 LogicalResult OnesLikeOp::buildVectorJacobianProduct(OpBuilder &, ValueRange, ArrayRef<bool>,
+                                                     MutableArrayRef<Value>) {
+  return success();
+}
+
+LogicalResult FullLikeOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                     MutableArrayRef<Value> resultTangents) {
+  if (Value t = operandTangents[1])
+    resultTangents[0] = FullLikeOp::create(b, getLoc(), getX(), t);
+  return success();
+}
+
+LogicalResult ZerosLikeOp::buildJacobianVectorProduct(OpBuilder &, ValueRange,
+                                                      MutableArrayRef<Value>) {
+  return success();
+}
+
+LogicalResult OnesLikeOp::buildJacobianVectorProduct(OpBuilder &, ValueRange,
                                                      MutableArrayRef<Value>) {
   return success();
 }

@@ -32,9 +32,20 @@ LogicalResult WhereOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resul
   return success();
 }
 
+LogicalResult WhereOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                  MutableArrayRef<Value> resultTangents) {
+  Location loc = getLoc();
+  Value tl = operandTangents[1], tr = operandTangents[2];
+  Value zero = scalarLike(b, loc, tl ? tl : tr, 0.0);
+  Value t = WhereOp::create(b, loc, getCond(), tl ? tl : zero, tr ? tr : zero);
+  resultTangents[0] = broadcastToType(b, loc, t, getType());
+  return success();
+}
+
 /// A float-to-float conversion passes the adjoint back converted; conversions
 /// from integers or to integers carry no gradient (their operand or result is
-/// not differentiable).
+/// not differentiable). It is linear: its tangent is the default of
+/// Relax_Linear (the conversion of the tangent).
 LogicalResult AstypeOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
                                                    ArrayRef<bool> needsGrad,
                                                    MutableArrayRef<Value> operandGrads) {

@@ -45,3 +45,10 @@ LogicalResult MatmulOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resu
   }
   return success();
 }
+
+// d (a b) = ta b + a tb
+LogicalResult MatmulOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                   MutableArrayRef<Value> resultTangents) {
+  resultTangents[0] = buildMultilinearTangent(b, *this, operandTangents);
+  return success();
+}

@@ -41,6 +41,27 @@ LogicalResult LogSoftmaxOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange 
   return success();
 }
 
+// dy = y (t - sum(t y))
+LogicalResult SoftmaxOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                    MutableArrayRef<Value> resultTangents) {
+  Location loc = getLoc();
+  Value t = operandTangents[0], y = getResult();
+  Value dot = sumOver(b, loc, mul(b, loc, t, y), {getNormalizedAxis()}, /*keepdims=*/true);
+  resultTangents[0] = mul(b, loc, y, sub(b, loc, t, dot));
+  return success();
+}
+
+// dy = t - sum(exp(y) t)
+LogicalResult LogSoftmaxOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                       MutableArrayRef<Value> resultTangents) {
+  Location loc = getLoc();
+  Value t = operandTangents[0];
+  Value dot = sumOver(b, loc, mul(b, loc, ExpOp::create(b, loc, getResult()), t),
+                      {getNormalizedAxis()}, /*keepdims=*/true);
+  resultTangents[0] = sub(b, loc, t, dot);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Losses
 //===----------------------------------------------------------------------===//
@@ -59,9 +80,73 @@ LogicalResult CrossEntropyWithLogitsOp::buildVectorJacobianProduct(
   return success();
 }
 
-// With onehot[n, c, d...] = (targets[n, d...] == c), valid = (t != ignore_index)
-// valid = (t != ignore_index and 0 <= t < C) and w_t = weights[t] * valid: the element losses are -w_t p_t, p_t = pred at
-// the target. "mean" divides their sum S by D = sum(w_t), so
+/// What both rules of nll_loss read. With onehot[n, c, d...] = (targets[n,
+/// d...] == c), valid = (t != ignore_index and 0 <= t < C) and w_t =
+/// weights[t] * valid, the element losses are -w_t p_t, p_t = pred at the
+/// target; "mean" divides their sum S by D = sum(w_t).
+struct NllTerms {
+  Value isTarget, onehot, valid, weightT, denominator;
+  SmallVector<int64_t> keptShape; // pred's shape with a size-1 class axis
+  SmallVector<int64_t> weightShape; // 1s with C at the class axis
+  SmallVector<int64_t> others;    // pred's axes but the class axis
+  SmallVector<int64_t> targetAxes; // every axis of the targets
+  int64_t classAxis, classes;
+
+  NllTerms(NllLossOp op, OpBuilder &b) {
+    Location loc = op.getLoc();
+    Value pred = op.getPred(), targets = op.getTargets(), weights = op.getWeights();
+    auto predType = cast<RankedTensorType>(pred.getType());
+    auto targetType = cast<RankedTensorType>(targets.getType());
+    Type elt = predType.getElementType();
+    int64_t rank = predType.getRank();
+    classAxis = op.getClassAxis();
+    classes = predType.getDimSize(classAxis);
+    // The targets with a size-1 class axis, so that they broadcast against pred.
+    keptShape.assign(predType.getShape().begin(), predType.getShape().end());
+    keptShape[classAxis] = 1;
+    weightShape.assign(rank, 1);
+    weightShape[classAxis] = classes;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != classAxis)
+        others.push_back(d);
+    targetAxes = llvm::to_vector(llvm::seq<int64_t>(0, targetType.getRank()));
+    Value keptTargets = reshapeTo(b, loc, targets, keptShape);
+    isTarget = EqualOp::create(
+        b, loc, keptTargets, iota(b, loc, classes, targetType.getElementType(), rank, classAxis));
+    onehot = astype(b, loc, isTarget, elt);
+    auto ignore = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({}, targetType.getElementType()),
+                               b.getIntegerAttr(targetType.getElementType(), op.getIgnoreIndex())
+                                   .getValue()));
+    // 1 where the target is a class in range and not ignored.
+    Value inRange = sumOver(b, loc, onehot, {classAxis}, /*keepdims=*/false);
+    valid = mul(b, loc, inRange, astype(b, loc, NotEqualOp::create(b, loc, targets, ignore), elt));
+    // w_t: the target's weight (0 for an ignored target or one out of range).
+    weightT = valid;
+    if (weights)
+      weightT = mul(b, loc, gatherClass(b, loc, reshapeTo(b, loc, weights, weightShape)), valid);
+    if (op.getReduction() == "mean")
+      denominator = sumOver(b, loc, weightT, targetAxes, /*keepdims=*/false);
+  }
+
+  /// v (broadcasting against pred) at each target's class, summed over the
+  /// class axis: the targets' shape.
+  Value gatherClass(OpBuilder &b, Location loc, Value v) const {
+    return sumOver(b, loc, mul(b, loc, onehot, v), {classAxis}, /*keepdims=*/false);
+  }
+  /// pred at the targets, 0 where no class is hit. Gathered by selection,
+  /// not multiplication: pred may hold -inf, and 0 * -inf is NaN.
+  Value predAtTargets(OpBuilder &b, Location loc, Value pred, Value zero) const {
+    return sumOver(b, loc, where(b, loc, isTarget, pred, zero), {classAxis},
+                   /*keepdims=*/false);
+  }
+  /// `v` where the target is valid, 0 elsewhere (by selection, as above).
+  Value whereValid(OpBuilder &b, Location loc, Value v, Value zero) const {
+    return where(b, loc, greater(b, loc, valid, zero), v, zero);
+  }
+};
+
 //   dpred = onehot * (-g w_t [/ D]),
 //   dw_t  = g valid (-p_t) for "none"/"sum", g valid (-p_t - y) / D for "mean",
 // and dweights sums dw_t into the target classes.
@@ -69,69 +154,78 @@ LogicalResult NllLossOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange res
                                                     ArrayRef<bool> needsGrad,
                                                     MutableArrayRef<Value> operandGrads) {
   Location loc = getLoc();
-  Value pred = getPred(), targets = getTargets(), weights = getWeights();
-  auto predType = cast<RankedTensorType>(pred.getType());
-  auto targetType = cast<RankedTensorType>(targets.getType());
-  Type elt = predType.getElementType();
-  int64_t rank = predType.getRank(), classAxis = getClassAxis();
-  int64_t classes = predType.getDimSize(classAxis);
-  StringRef reduction = getReduction();
-
-  // The targets with a size-1 class axis, so that they broadcast against pred.
-  SmallVector<int64_t> keptShape(predType.getShape());
-  keptShape[classAxis] = 1;
-  Value keptTargets = reshapeTo(b, loc, targets, keptShape);
-  Value isTarget = EqualOp::create(
-      b, loc, keptTargets, iota(b, loc, classes, targetType.getElementType(), rank, classAxis));
-  Value onehot = astype(b, loc, isTarget, elt);
-  auto ignore = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({}, targetType.getElementType()),
-                             b.getIntegerAttr(targetType.getElementType(), getIgnoreIndex())
-                                 .getValue()));
-  // 1 where the target is a class in range and not ignored.
-  Value inRange = sumOver(b, loc, onehot, {classAxis}, /*keepdims=*/false);
-  Value valid =
-      mul(b, loc, inRange, astype(b, loc, NotEqualOp::create(b, loc, targets, ignore), elt));
-  // w_t: the target's weight (0 for an ignored target or one out of range).
-  Value weightT = valid;
-  if (weights) {
-    SmallVector<int64_t> wShape(rank, 1);
-    wShape[classAxis] = classes;
-    Value gathered = sumOver(b, loc, mul(b, loc, onehot, reshapeTo(b, loc, weights, wShape)),
-                             {classAxis}, /*keepdims=*/false);
-    weightT = mul(b, loc, gathered, valid);
-  }
+  NllTerms terms(*this, b);
   Value g = resultGrads[0];
-  Value denominator;
-  if (reduction == "mean")
-    denominator = sumOver(b, loc, weightT,
-                          llvm::to_vector(llvm::seq<int64_t>(0, targetType.getRank())),
-                          /*keepdims=*/false);
   if (needsGrad[0]) {
-    Value coef = neg(b, loc, mul(b, loc, g, weightT));
-    if (denominator)
-      coef = div(b, loc, coef, denominator);
-    operandGrads[0] = mul(b, loc, onehot, reshapeTo(b, loc, coef, keptShape));
+    Value coef = neg(b, loc, mul(b, loc, g, terms.weightT));
+    if (terms.denominator)
+      coef = div(b, loc, coef, terms.denominator);
+    operandGrads[0] = mul(b, loc, terms.onehot, reshapeTo(b, loc, coef, terms.keptShape));
   }
-  if (weights && needsGrad[2]) {
-    // Gathered and masked by selection, not multiplication: pred may hold
-    // -inf, and 0 * -inf is NaN.
-    Value zero = scalarLike(b, loc, pred, 0.0);
-    Value predT = sumOver(b, loc, where(b, loc, isTarget, pred, zero), {classAxis},
-                          /*keepdims=*/false);
-    Value local = neg(b, loc, predT);
-    if (denominator)
-      local = div(b, loc, sub(b, loc, local, getResult()), denominator);
-    Value dwT = where(b, loc, greater(b, loc, valid, zero), mul(b, loc, g, local), zero);
-    SmallVector<int64_t> others;
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != classAxis)
-        others.push_back(d);
-    Value perClass = mul(b, loc, onehot, reshapeTo(b, loc, dwT, keptShape));
-    operandGrads[2] = reshapeTo(b, loc, sumOver(b, loc, perClass, others, /*keepdims=*/false),
-                                {classes});
+  if (getWeights() && needsGrad[2]) {
+    Value zero = scalarLike(b, loc, getPred(), 0.0);
+    Value local = neg(b, loc, terms.predAtTargets(b, loc, getPred(), zero));
+    if (terms.denominator)
+      local = div(b, loc, sub(b, loc, local, getResult()), terms.denominator);
+    Value dwT = terms.whereValid(b, loc, mul(b, loc, g, local), zero);
+    Value perClass = mul(b, loc, terms.onehot, reshapeTo(b, loc, dwT, terms.keptShape));
+    operandGrads[2] = reshapeTo(b, loc, sumOver(b, loc, perClass, terms.others, false),
+                                {terms.classes});
   }
+  return success();
+}
+
+// The element losses' tangent is -w_t tp_t - tw_t p_t; "sum" adds them, and
+// "mean" gives (dS - y dD) / D with dD = sum(tw_t).
+LogicalResult NllLossOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                    MutableArrayRef<Value> resultTangents) {
+  Location loc = getLoc();
+  NllTerms terms(*this, b);
+  Value tp = operandTangents[0], tw = getWeights() ? operandTangents[2] : Value();
+  Value elements, twT;
+  if (tp)
+    elements = neg(b, loc, mul(b, loc, terms.weightT, terms.gatherClass(b, loc, tp)));
+  if (tw) {
+    twT = mul(b, loc, terms.gatherClass(b, loc, reshapeTo(b, loc, tw, terms.weightShape)),
+              terms.valid);
+    Value zero = scalarLike(b, loc, getPred(), 0.0);
+    Value predT = terms.predAtTargets(b, loc, getPred(), zero);
+    Value d = neg(b, loc, mul(b, loc, twT, terms.whereValid(b, loc, predT, zero)));
+    elements = elements ? add(b, loc, elements, d) : d;
+  }
+  if (getReduction() == "none") {
+    resultTangents[0] = elements;
+    return success();
+  }
+  Value total = sumOver(b, loc, elements, terms.targetAxes, /*keepdims=*/false);
+  if (terms.denominator) {
+    if (twT)
+      total = sub(b, loc, total,
+                  mul(b, loc, getResult(),
+                      sumOver(b, loc, twT, terms.targetAxes, /*keepdims=*/false)));
+    total = div(b, loc, total, terms.denominator);
+  }
+  resultTangents[0] = total;
+  return success();
+}
+
+// dy = -(sum(tp l) + sum(p tl)) / N
+LogicalResult CrossEntropyWithLogitsOp::buildJacobianVectorProduct(
+    OpBuilder &b, ValueRange operandTangents, MutableArrayRef<Value> resultTangents) {
+  Location loc = getLoc();
+  Value products;
+  Value others[] = {getLabels(), getPred()};
+  for (auto [tangent, other] : llvm::zip(operandTangents, others)) {
+    if (!tangent)
+      continue;
+    Value term = mul(b, loc, tangent, other);
+    products = products ? add(b, loc, products, term) : term;
+  }
+  int64_t rank = getPred().getType().getRank();
+  Value total = sumOver(b, loc, products, llvm::to_vector(llvm::seq<int64_t>(0, rank)),
+                        /*keepdims=*/false);
+  resultTangents[0] = mul(b, loc, total,
+                          scalarLike(b, loc, total, -1.0 / static_cast<double>(getBatchSize())));
   return success();
 }
 
@@ -139,40 +233,81 @@ LogicalResult NllLossOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange res
 // Normalization
 //===----------------------------------------------------------------------===//
 
-// With xhat = (x - mean) rstd, rstd = 1 / sqrt(var + eps) and dxhat = g gamma:
+/// What both rules of layer_norm read: xhat = (x - mean) rstd with rstd =
+/// 1 / sqrt(var + eps), over the normalized axes.
+struct LayerNormTerms {
+  SmallVector<int64_t> axes, others; // normalized axes, and the rest
+  SmallVector<int64_t> paramShape;   // x's rank, 1 but at the normalized axes
+  Value rstd, xhat;
+
+  LayerNormTerms(LayerNormOp op, OpBuilder &b) : axes(op.getNormalizedAxes()) {
+    Location loc = op.getLoc();
+    Value x = op.getX();
+    auto xType = cast<RankedTensorType>(x.getType());
+    paramShape.assign(xType.getRank(), 1);
+    for (int64_t d = 0; d < xType.getRank(); ++d) {
+      if (llvm::is_contained(axes, d))
+        paramShape[d] = xType.getDimSize(d);
+      else
+        others.push_back(d);
+    }
+    Value centered = sub(b, loc, x, meanKeep(b, loc, x, axes));
+    Value var = meanKeep(b, loc, mul(b, loc, centered, centered), axes);
+    rstd = RsqrtOp::create(
+        b, loc, add(b, loc, var, scalarLike(b, loc, x, op.getEpsilon().convertToDouble())));
+    xhat = mul(b, loc, centered, rstd);
+  }
+};
+
+// With dxhat = g gamma:
 //   dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)),
 //   dgamma = sum(g xhat), dbeta = sum(g) over the other axes.
 LogicalResult LayerNormOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
                                                       ArrayRef<bool> needsGrad,
                                                       MutableArrayRef<Value> operandGrads) {
   Location loc = getLoc();
-  Value x = getX(), g = resultGrads[0];
-  auto xType = cast<RankedTensorType>(x.getType());
-  SmallVector<int64_t> axes = getNormalizedAxes(), others;
-  SmallVector<int64_t> paramShape(xType.getRank(), 1);
-  for (int64_t d = 0; d < xType.getRank(); ++d) {
-    if (llvm::is_contained(axes, d))
-      paramShape[d] = xType.getDimSize(d);
-    else
-      others.push_back(d);
-  }
-  Value centered = sub(b, loc, x, meanKeep(b, loc, x, axes));
-  Value var = meanKeep(b, loc, mul(b, loc, centered, centered), axes);
-  Value rstd = RsqrtOp::create(
-      b, loc, add(b, loc, var, scalarLike(b, loc, x, getEpsilon().convertToDouble())));
-  Value xhat = mul(b, loc, centered, rstd);
+  Value g = resultGrads[0];
+  LayerNormTerms terms(*this, b);
+  ArrayRef<int64_t> axes = terms.axes;
+  Value xhat = terms.xhat;
   auto paramType = cast<RankedTensorType>(getGamma().getType());
   if (needsGrad[0]) {
-    Value dxhat = mul(b, loc, g, reshapeTo(b, loc, getGamma(), paramShape));
+    Value dxhat = mul(b, loc, g, reshapeTo(b, loc, getGamma(), terms.paramShape));
     Value inner = sub(b, loc, sub(b, loc, dxhat, meanKeep(b, loc, dxhat, axes)),
                       mul(b, loc, xhat, meanKeep(b, loc, mul(b, loc, dxhat, xhat), axes)));
-    operandGrads[0] = mul(b, loc, rstd, inner);
+    operandGrads[0] = mul(b, loc, terms.rstd, inner);
   }
   if (needsGrad[1])
-    operandGrads[1] = reshapeTo(b, loc, sumOver(b, loc, mul(b, loc, g, xhat), others, false),
+    operandGrads[1] = reshapeTo(b, loc, sumOver(b, loc, mul(b, loc, g, xhat), terms.others, false),
                                 paramType.getShape());
   if (needsGrad[2])
-    operandGrads[2] = reshapeTo(b, loc, sumOver(b, loc, g, others, false), paramType.getShape());
+    operandGrads[2] =
+        reshapeTo(b, loc, sumOver(b, loc, g, terms.others, false), paramType.getShape());
+  return success();
+}
+
+// With tc = tx - mean(tx): dxhat = rstd (tc - xhat mean(xhat tc)), and
+// dy = dxhat gamma + xhat tgamma + tbeta.
+LogicalResult LayerNormOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                      MutableArrayRef<Value> resultTangents) {
+  Location loc = getLoc();
+  LayerNormTerms terms(*this, b);
+  ArrayRef<int64_t> axes = terms.axes;
+  Value tx = operandTangents[0], tgamma = operandTangents[1], tbeta = operandTangents[2];
+  Value dy;
+  auto accumulate = [&](Value term) { dy = dy ? add(b, loc, dy, term) : term; };
+  if (tx) {
+    Value tc = sub(b, loc, tx, meanKeep(b, loc, tx, axes));
+    Value dxhat = mul(b, loc, terms.rstd,
+                      sub(b, loc, tc, mul(b, loc, terms.xhat,
+                                          meanKeep(b, loc, mul(b, loc, terms.xhat, tc), axes))));
+    accumulate(mul(b, loc, dxhat, reshapeTo(b, loc, getGamma(), terms.paramShape)));
+  }
+  if (tgamma)
+    accumulate(mul(b, loc, terms.xhat, reshapeTo(b, loc, tgamma, terms.paramShape)));
+  if (tbeta)
+    accumulate(reshapeTo(b, loc, tbeta, terms.paramShape));
+  resultTangents[0] = broadcastToType(b, loc, dy, getType());
   return success();
 }
 
@@ -416,6 +551,13 @@ LogicalResult Conv2dOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resu
   return success();
 }
 
+// d conv(x, w) = conv(tx, w) + conv(x, tw)
+LogicalResult Conv2dOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                   MutableArrayRef<Value> resultTangents) {
+  resultTangents[0] = buildMultilinearTangent(b, *this, operandTangents);
+  return success();
+}
+
 // The patches are a grouped convolution of x (one group per channel) with a
 // one-hot filter that picks window element (kh, kw) into output channel
 // (c * KH + kh) * KW + kw: the adjoint is that convolution's transpose.
@@ -494,29 +636,19 @@ static Value indexScalar(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, b.getI64IntegerAttr(v)));
 }
 
-// Each window's adjoint goes to its first maximum (row-major order of the
-// window offsets). The input is padded with -inf (or cropped where no window
-// reads), and each output's window offset is chosen by a select per offset,
-// last to first, so that the first offset holding the result wins: all on
-// output-sized tensors. Offset, window origin and (n, c) plane then give each
-// output's position in the padded input, flattened, and one scatter_add
-// carries g there. A window without a hit (a NaN) sends its adjoint to its
-// first element.
-LogicalResult MaxPool2dOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                      ArrayRef<bool>,
-                                                      MutableArrayRef<Value> operandGrads) {
-  Location loc = getLoc();
-  Value g = resultGrads[0], y = getResult();
-  SmallVector<WindowAxis, 2> axes = getWindowAxes();
-  Value x = getX();
-  if (windowsTileInput(axes)) {
-    operandGrads[0] = tiledMaxPoolGrad(b, loc, x, y, g, axes);
-    return success();
-  }
+/// Where each window's first maximum (row-major order of the window offsets)
+/// lies, as a flat index into x padded with -inf (or cropped where no window
+/// reads), of type `padded`. Each output's window offset is chosen by a select
+/// per offset, last to first, so that the first offset holding the result
+/// wins: all on output-sized tensors. Offset, window origin and (n, c) plane
+/// then give the position. A window without a hit (a NaN) picks its first
+/// element.
+static Value maxPoolPositions(OpBuilder &b, Location loc, Value x, Value y,
+                              ArrayRef<WindowAxis> axes, RankedTensorType &padded) {
   double lowest = -std::numeric_limits<double>::infinity();
   for (auto [i, a] : llvm::enumerate(axes))
     x = padOrCrop(b, loc, x, 2 + static_cast<int64_t>(i), a.padBefore, a.readPadAfter(), lowest);
-  auto padded = cast<RankedTensorType>(x.getType());
+  padded = cast<RankedTensorType>(x.getType());
   int64_t n = padded.getDimSize(0), c = padded.getDimSize(1);
   int64_t hp = padded.getDimSize(2), wp = padded.getDimSize(3);
   Value choice;
@@ -544,11 +676,42 @@ LogicalResult MaxPool2dOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange r
                          indexScalar(b, loc, axes[1].stride)));
   Value plane = mul(b, loc, reshapeTo(b, loc, iota(b, loc, n * c, i64, 1, 0), {n, c, 1, 1}),
                     indexScalar(b, loc, hp * wp));
-  Value positions = add(b, loc, add(b, loc, choice, origin), plane);
+  return add(b, loc, add(b, loc, choice, origin), plane);
+}
+
+// Each window's adjoint goes to its first maximum: one scatter_add carries g
+// to the positions of maxPoolPositions.
+LogicalResult MaxPool2dOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                      ArrayRef<bool>,
+                                                      MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  Value g = resultGrads[0];
+  SmallVector<WindowAxis, 2> axes = getWindowAxes();
+  if (windowsTileInput(axes)) {
+    operandGrads[0] = tiledMaxPoolGrad(b, loc, getX(), getResult(), g, axes);
+    return success();
+  }
+  RankedTensorType padded;
+  Value positions = maxPoolPositions(b, loc, getX(), getResult(), axes, padded);
   Value dx = ScatterAddOp::create(b, loc, buildZeros(b, loc, padded), positions, g, IntegerAttr());
   for (auto [i, a] : llvm::enumerate(axes))
     dx = padOrCrop(b, loc, dx, 2 + static_cast<int64_t>(i), -a.padBefore, -a.readPadAfter());
   operandGrads[0] = dx;
+  return success();
+}
+
+// The tangent at each window's first maximum: a take of the padded tangent
+// at the positions of maxPoolPositions (the transpose of the scatter above).
+LogicalResult MaxPool2dOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                      MutableArrayRef<Value> resultTangents) {
+  Location loc = getLoc();
+  SmallVector<WindowAxis, 2> axes = getWindowAxes();
+  RankedTensorType padded;
+  Value positions = maxPoolPositions(b, loc, getX(), getResult(), axes, padded);
+  Value t = operandTangents[0];
+  for (auto [i, a] : llvm::enumerate(axes))
+    t = padOrCrop(b, loc, t, 2 + static_cast<int64_t>(i), a.padBefore, a.readPadAfter());
+  resultTangents[0] = TakeOp::create(b, loc, t, positions, IntegerAttr());
   return success();
 }
 

@@ -53,20 +53,59 @@ LogicalResult VarianceOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange re
   return success();
 }
 
+/// `v` reduced by a sum over the axes of `op`, with op's keepdims: op's result
+/// type.
+template <typename Op>
+static Value sumLikeResult(OpBuilder &b, Op op, Value v) {
+  return SumOp::create(b, op.getLoc(), v, b.getDenseI64ArrayAttr(op.getReducedAxes()),
+                       b.getBoolAttr(op.getKeepdims()));
+}
+
+// d var = 2 sum((x - mean) t) / N
+LogicalResult VarianceOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                     MutableArrayRef<Value> resultTangents) {
+  Location loc = getLoc();
+  Value x = getX();
+  double count = static_cast<double>(getReducedElementCount());
+  Value centered = sub(b, loc, x, meanKeep(b, loc, x, getReducedAxes()));
+  Value dot = sumLikeResult(b, *this, mul(b, loc, centered, operandTangents[0]));
+  resultTangents[0] = mul(b, loc, dot, scalarLike(b, loc, x, 2.0 / count));
+  return success();
+}
+
 /// max/min: the adjoint is split evenly among the elements equal to the
 /// result (a subgradient; ties share it, as in JAX).
+/// 1 where x equals the extremum of its slice (x's type).
+template <typename Op>
+static Value extremumMask(Op op, OpBuilder &b) {
+  Location loc = op.getLoc();
+  Value x = op.getX();
+  Type elt = cast<RankedTensorType>(x.getType()).getElementType();
+  Value y = keepReducedAxes(b, loc, op.getResult(), x, op.getReducedAxes());
+  return astype(b, loc, EqualOp::create(b, loc, x, y), elt);
+}
+
 template <typename Op>
 static LogicalResult extremumVjp(Op op, OpBuilder &b, Value resultGrad,
                                  MutableArrayRef<Value> operandGrads) {
   Location loc = op.getLoc();
   Value x = op.getX();
   SmallVector<int64_t> axes = op.getReducedAxes();
-  Type elt = cast<RankedTensorType>(x.getType()).getElementType();
-  Value y = keepReducedAxes(b, loc, op.getResult(), x, axes);
-  Value mask = astype(b, loc, EqualOp::create(b, loc, x, y), elt);
+  Value mask = extremumMask(op, b);
   Value count = sumOver(b, loc, mask, axes, /*keepdims=*/true);
   Value g = keepReducedAxes(b, loc, resultGrad, x, axes);
   operandGrads[0] = mul(b, loc, mask, div(b, loc, g, count));
+  return success();
+}
+
+/// The transpose of extremumVjp: the mean of the tangent over the ties.
+template <typename Op>
+static LogicalResult extremumJvp(Op op, OpBuilder &b, Value tangent,
+                                 MutableArrayRef<Value> resultTangents) {
+  Location loc = op.getLoc();
+  Value mask = extremumMask(op, b);
+  resultTangents[0] = div(b, loc, sumLikeResult(b, op, mul(b, loc, mask, tangent)),
+                          sumLikeResult(b, op, mask));
   return success();
 }
 
@@ -82,16 +121,24 @@ LogicalResult MinOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultG
   return extremumVjp(*this, b, resultGrads[0], operandGrads);
 }
 
+LogicalResult MaxOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                MutableArrayRef<Value> resultTangents) {
+  return extremumJvp(*this, b, operandTangents[0], resultTangents);
+}
+
+LogicalResult MinOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                MutableArrayRef<Value> resultTangents) {
+  return extremumJvp(*this, b, operandTangents[0], resultTangents);
+}
+
 // d prod / dx_i is the product of the other elements, computed without
 // dividing by zero: with no zero in the slice it is P / x_i; with exactly one
 // zero it is P' (the product of the non-zeros) at the zero and 0 elsewhere;
 // with more zeros it is 0.
-LogicalResult ProdOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                 ArrayRef<bool>,
-                                                 MutableArrayRef<Value> operandGrads) {
-  Location loc = getLoc();
-  Value x = getX();
-  SmallVector<int64_t> axes = getReducedAxes();
+static Value prodPartials(ProdOp op, OpBuilder &b) {
+  Location loc = op.getLoc();
+  Value x = op.getX();
+  SmallVector<int64_t> axes = op.getReducedAxes();
   Type elt = cast<RankedTensorType>(x.getType()).getElementType();
   Value zero = scalarLike(b, loc, x, 0.0), one = scalarLike(b, loc, x, 1.0);
   Value isZero = EqualOp::create(b, loc, x, zero);
@@ -102,8 +149,23 @@ LogicalResult ProdOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange result
   Value atZero = where(b, loc, EqualOp::create(b, loc, zeros, one), prodNonZero, zero);
   Value elsewhere =
       where(b, loc, EqualOp::create(b, loc, zeros, zero), div(b, loc, prodNonZero, nonZero), zero);
-  Value local = where(b, loc, isZero, atZero, elsewhere);
-  operandGrads[0] = mul(b, loc, keepReducedAxes(b, loc, resultGrads[0], x, axes), local);
+  return where(b, loc, isZero, atZero, elsewhere);
+}
+
+LogicalResult ProdOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                 ArrayRef<bool>,
+                                                 MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  Value partials = prodPartials(*this, b);
+  Value g = keepReducedAxes(b, loc, resultGrads[0], getX(), getReducedAxes());
+  operandGrads[0] = mul(b, loc, g, partials);
+  return success();
+}
+
+LogicalResult ProdOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                 MutableArrayRef<Value> resultTangents) {
+  resultTangents[0] =
+      sumLikeResult(b, *this, mul(b, getLoc(), operandTangents[0], prodPartials(*this, b)));
   return success();
 }
 

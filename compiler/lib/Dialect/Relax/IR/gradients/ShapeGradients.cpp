@@ -228,6 +228,14 @@ LogicalResult PadOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultG
   return success();
 }
 
+// pad is affine: its tangent pads with zeros.
+LogicalResult PadOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                MutableArrayRef<Value> resultTangents) {
+  resultTangents[0] = PadOp::create(b, getLoc(), operandTangents[0], getPadWidthAttr(),
+                                    b.getF64FloatAttr(0.0));
+  return success();
+}
+
 LogicalResult TriuOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
                                                  ArrayRef<bool>,
                                                  MutableArrayRef<Value> operandGrads) {

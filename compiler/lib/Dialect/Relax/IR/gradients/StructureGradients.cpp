@@ -20,6 +20,17 @@ LogicalResult TupleOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resul
   return success();
 }
 
+// The tuple of the fields' tangents, zeros for fields without one (integer
+// fields among them).
+LogicalResult TupleOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                  MutableArrayRef<Value> resultTangents) {
+  SmallVector<Value> fields;
+  for (auto [field, tangent] : llvm::zip(getFields(), operandTangents))
+    fields.push_back(tangentOrZeros(b, getLoc(), tangent, field));
+  resultTangents[0] = TupleOp::create(b, getLoc(), fields);
+  return success();
+}
+
 LogicalResult TupleGetItemOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
                                                          ArrayRef<bool>,
                                                          MutableArrayRef<Value> operandGrads) {

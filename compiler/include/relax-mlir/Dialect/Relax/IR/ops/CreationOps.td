@@ -23,7 +23,7 @@ class Relax_FillOp<string mnemonic, string value>
 def Relax_ZerosOp : Relax_FillOp<"zeros", "zero">;
 def Relax_OnesOp : Relax_FillOp<"ones", "one">;
 
-def Relax_FullOp : Relax_Op<"full", [Pure, Relax_Differentiable]> {
+def Relax_FullOp : Relax_Op<"full", [Pure, Relax_LinearDifferentiable]> {
   let summary = "A tensor of the result type filled with a 0-d value";
   let description = [{
     Every element is `value`, a 0-d tensor of the result's element type. The

@@ -11,11 +11,12 @@
 // Elementwise unary ops (result type = operand type)
 //===----------------------------------------------------------------------===//
 
-// `vjp` is the body of the op's vector-Jacobian product: C++ statements ending
-// in `return <dx>;`, with `g` (the result's adjoint), `x`, `y` (the result),
-// `b` (the builder) and `loc` in scope, and the builders of
-// relax::vjp (GradientUtils.h): mul, div, sub, neg, oneMinus, scalarLike,
-// greater, where.
+// `vjp` is the op's derivative applied to `g`, f'(x) g: C++ statements ending
+// in `return <dx>;`, with `g`, `x`, `y` (the result), `b` (the builder) and
+// `loc` in scope, and the builders of relax::vjp (GradientUtils.h): mul, div,
+// sub, neg, oneMinus, scalarLike, greater, where. An elementwise op's Jacobian
+// is diagonal, its own transpose, so the one body is both rules: the VJP with
+// `g` the result's adjoint, the JVP with `g` the operand's tangent.
 class Relax_UnaryOp<string mnemonic, Type type, string formula, code vjp>
     : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable]> {
   let summary = "Elementwise " # formula;
@@ -24,16 +25,31 @@ class Relax_UnaryOp<string mnemonic, Type type, string formula, code vjp>
   let arguments = (ins type:$x);
   let results = (outs type:$result);
   let assemblyFormat = "$x attr-dict `:` type($result)";
+  let extraClassDeclaration = [{
+    /// The derivative at x applied to `g` (elementwise, x's type).
+    ::mlir::Value buildDerivativeTimes(::mlir::OpBuilder &b, ::mlir::Value g);
+  }];
   let extraClassDefinition = [{
+    ::mlir::Value $cppClass::buildDerivativeTimes(::mlir::OpBuilder &b, ::mlir::Value g) {
+      using namespace ::mlir::relax::vjp;
+      ::mlir::Location loc = getLoc();
+      ::mlir::Value x = getX(), y = getResult();
+      (void)x;
+      (void)y;
+      }] # vjp # [{
+    }
+
     ::llvm::LogicalResult $cppClass::buildVectorJacobianProduct(
         ::mlir::OpBuilder &b, ::mlir::ValueRange resultGrads, ::llvm::ArrayRef<bool>,
         ::llvm::MutableArrayRef<::mlir::Value> operandGrads) {
-      using namespace ::mlir::relax::vjp;
-      ::mlir::Location loc = getLoc();
-      ::mlir::Value g = resultGrads[0], x = getX(), y = getResult();
-      (void)x;
-      (void)y;
-      operandGrads[0] = [&]() -> ::mlir::Value { }] # vjp # [{ }();
+      operandGrads[0] = buildDerivativeTimes(b, resultGrads[0]);
+      return ::mlir::success();
+    }
+
+    ::llvm::LogicalResult $cppClass::buildJacobianVectorProduct(
+        ::mlir::OpBuilder &b, ::mlir::ValueRange operandTangents,
+        ::llvm::MutableArrayRef<::mlir::Value> resultTangents) {
+      resultTangents[0] = buildDerivativeTimes(b, operandTangents[0]);
       return ::mlir::success();
     }
   }];
@@ -115,7 +131,7 @@ def Relax_ClipOp : Relax_UnaryOp<"clip", Relax_NumericTensor, "min(max(x, min), 
   let hasVerifier = 1;
 }
 
-def Relax_AstypeOp : Relax_Op<"astype", [Pure, Relax_Differentiable]> {
+def Relax_AstypeOp : Relax_Op<"astype", [Pure, Relax_LinearDifferentiable]> {
   let summary = "Elementwise conversion to the result type's element type";
   let description = [{
     Converts each element as numpy's `astype` does: floats round to nearest,
@@ -140,10 +156,12 @@ def Relax_AstypeOp : Relax_Op<"astype", [Pure, Relax_Differentiable]> {
 // Elementwise binary ops with numpy broadcasting
 //===----------------------------------------------------------------------===//
 
-// `lhsVjp` and `rhsVjp` are the bodies of each operand's vector-Jacobian
-// product before it is summed back to the operand's shape (the reverse of
-// broadcasting): statements ending in `return <d>;` with `g`, `lhs`, `rhs`,
-// `y` (the result), `b` and `loc` in scope (see Relax_UnaryOp).
+// `lhsVjp` and `rhsVjp` are each operand's partial derivative applied to `g`
+// (statements ending in `return <d>;` with `g`, `lhs`, `rhs`, `y` (the result),
+// `b` and `loc` in scope; see Relax_UnaryOp), elementwise with broadcasting.
+// The VJP binds `g` to the result's adjoint and sums each back to its
+// operand's shape (the reverse of broadcasting); the JVP binds `g` to each
+// operand's tangent and adds the two, broadcast to the result.
 class Relax_BroadcastBinaryOp<string mnemonic, string formula, code lhsVjp, code rhsVjp,
                               Type type = Relax_NumericTensor>
     : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
@@ -156,6 +174,11 @@ class Relax_BroadcastBinaryOp<string mnemonic, string formula, code lhsVjp, code
   let results = (outs type:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+  let extraClassDeclaration = [{
+    /// The partial derivative with respect to operand `operand` (0: lhs, 1:
+    /// rhs) applied to `g`, elementwise with broadcasting.
+    ::mlir::Value buildDerivativeTimes(::mlir::OpBuilder &b, unsigned operand, ::mlir::Value g);
+  }];
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
         ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
@@ -164,19 +187,40 @@ class Relax_BroadcastBinaryOp<string mnemonic, string formula, code lhsVjp, code
                                                      adaptor.getRhs().getType(), results);
     }
 
+    ::mlir::Value $cppClass::buildDerivativeTimes(::mlir::OpBuilder &b, unsigned operand,
+                                                  ::mlir::Value g) {
+      using namespace ::mlir::relax::vjp;
+      ::mlir::Location loc = getLoc();
+      ::mlir::Value lhs = getLhs(), rhs = getRhs(), y = getResult();
+      (void)y;
+      if (operand == 0) {
+        }] # lhsVjp # [{
+      }
+      }] # rhsVjp # [{
+    }
+
     ::llvm::LogicalResult $cppClass::buildVectorJacobianProduct(
         ::mlir::OpBuilder &b, ::mlir::ValueRange resultGrads, ::llvm::ArrayRef<bool> needsGrad,
         ::llvm::MutableArrayRef<::mlir::Value> operandGrads) {
-      using namespace ::mlir::relax::vjp;
-      ::mlir::Location loc = getLoc();
-      ::mlir::Value g = resultGrads[0], lhs = getLhs(), rhs = getRhs(), y = getResult();
-      (void)y;
-      if (needsGrad[0])
-        operandGrads[0] = ::mlir::relax::sumToType(
-            b, loc, [&]() -> ::mlir::Value { }] # lhsVjp # [{ }(), lhs.getType());
-      if (needsGrad[1])
-        operandGrads[1] = ::mlir::relax::sumToType(
-            b, loc, [&]() -> ::mlir::Value { }] # rhsVjp # [{ }(), rhs.getType());
+      for (unsigned i = 0; i < 2; ++i)
+        if (needsGrad[i])
+          operandGrads[i] = ::mlir::relax::sumToType(
+              b, getLoc(), buildDerivativeTimes(b, i, resultGrads[0]),
+              getOperand(i).getType());
+      return ::mlir::success();
+    }
+
+    ::llvm::LogicalResult $cppClass::buildJacobianVectorProduct(
+        ::mlir::OpBuilder &b, ::mlir::ValueRange operandTangents,
+        ::llvm::MutableArrayRef<::mlir::Value> resultTangents) {
+      ::mlir::Value sum;
+      for (unsigned i = 0; i < 2; ++i) {
+        if (!operandTangents[i])
+          continue;
+        ::mlir::Value d = buildDerivativeTimes(b, i, operandTangents[i]);
+        sum = sum ? ::mlir::relax::vjp::add(b, getLoc(), sum, d) : d;
+      }
+      resultTangents[0] = ::mlir::relax::broadcastToType(b, getLoc(), sum, getType());
       return ::mlir::success();
     }
   }];

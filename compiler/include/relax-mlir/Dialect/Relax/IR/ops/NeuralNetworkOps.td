@@ -163,7 +163,7 @@ def Relax_Conv2dOp : Relax_Op<"conv2d", [Pure, InferTypeOpAdaptor, Relax_Differe
 }
 
 def Relax_Conv2dPatchesOp : Relax_Op<"conv2d_patches",
-    [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+    [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable]> {
   let summary = "The patches a 2-D convolution reads (im2col), NCHW";
   let description = [{
     `result[n, (c * KH + kh) * KW + kw, i, j] = x_padded[n, c, i * strides[0]
@@ -193,9 +193,9 @@ def Relax_Conv2dPatchesOp : Relax_Op<"conv2d_patches",
   }];
 }
 
-class Relax_Pool2dOp<string mnemonic, string what, dag extraArgs = (ins),
+class Relax_Pool2dOp<string mnemonic, string what, Trait derivative, dag extraArgs = (ins),
                      code extraDecls = [{}]>
-    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, derivative]> {
   let summary = "2-D " # what # " pooling, NCHW";
   let arguments = !con((ins Relax_FloatTensor:$x, DenseI64ArrayAttr:$pool_size,
                             OptionalAttr<DenseI64ArrayAttr>:$strides,
@@ -216,7 +216,7 @@ class Relax_Pool2dOp<string mnemonic, string what, dag extraArgs = (ins),
   }] # extraDecls;
 }
 
-def Relax_MaxPool2dOp : Relax_Pool2dOp<"max_pool2d", "max"> {
+def Relax_MaxPool2dOp : Relax_Pool2dOp<"max_pool2d", "max", Relax_Differentiable> {
   let description = [{
     The maximum over each `pool_size` window (of elements `dilation` apart),
     windows `strides` apart (default: `pool_size`); `padding` (top, left,
@@ -231,7 +231,7 @@ def Relax_MaxPool2dOp : Relax_Pool2dOp<"max_pool2d", "max"> {
   }];
 }
 
-def Relax_AvgPool2dOp : Relax_Pool2dOp<"avg_pool2d", "average",
+def Relax_AvgPool2dOp : Relax_Pool2dOp<"avg_pool2d", "average", Relax_LinearDifferentiable,
     (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad), [{
     /// Each output position's divisor as an (out height, out width) constant of
     /// element type `elt` (the lowering divides by it; so does the gradient).

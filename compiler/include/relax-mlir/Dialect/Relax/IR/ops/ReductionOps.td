@@ -11,8 +11,9 @@
 // Reductions
 //===----------------------------------------------------------------------===//
 
-class Relax_ReductionOp<string mnemonic, Type type, string what>
-    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+class Relax_ReductionOp<string mnemonic, Type type, string what,
+                        Trait derivative = Relax_Differentiable>
+    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, derivative]> {
   let summary = what # " over axes";
   let description = "Reduces `x` by " # what # " over `axis` (all axes when absent; "
     "negative axes count from the end). With `keepdims` the reduced axes stay as "
@@ -49,8 +50,10 @@ class Relax_ReductionOp<string mnemonic, Type type, string what>
   }];
 }
 
-def Relax_SumOp : Relax_ReductionOp<"sum", Relax_NumericTensor, "the sum">;
-def Relax_MeanOp : Relax_ReductionOp<"mean", Relax_FloatTensor, "the mean">;
+def Relax_SumOp : Relax_ReductionOp<"sum", Relax_NumericTensor, "the sum",
+                                   Relax_LinearDifferentiable>;
+def Relax_MeanOp : Relax_ReductionOp<"mean", Relax_FloatTensor, "the mean",
+                                    Relax_LinearDifferentiable>;
 def Relax_VarianceOp : Relax_ReductionOp<"variance", Relax_FloatTensor,
                                          "the population variance (ddof 0)">;
 // max and min have no identity: reducing an axis of size 0 is an error, as in numpy.
@@ -62,7 +65,8 @@ def Relax_MinOp : Relax_ReductionOp<"min", Relax_NumericTensor, "the minimum (Na
 }
 def Relax_ProdOp : Relax_ReductionOp<"prod", Relax_NumericTensor, "the product">;
 
-def Relax_CumsumOp : Relax_Op<"cumsum", [Pure, SameOperandsAndResultType, Relax_Differentiable]> {
+def Relax_CumsumOp : Relax_Op<"cumsum", [Pure, SameOperandsAndResultType,
+                                         Relax_LinearDifferentiable]> {
   let summary = "Inclusive cumulative sum along an axis";
   let description = [{
     `result[..., i, ...] = sum(x[..., :i+1, ...])` along `axis` (negative counts

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 def Relax_PermuteDimsOp : Relax_Op<"permute_dims", [Pure, InferTypeOpAdaptor,
-                                                    Relax_Differentiable]> {
+                                                    Relax_LinearDifferentiable]> {
   let summary = "Permutes the axes of a tensor";
   let description = [{
     Result axis `i` is operand axis `axes[i]`; without `axes` the axes are
@@ -34,7 +34,7 @@ def Relax_PermuteDimsOp : Relax_Op<"permute_dims", [Pure, InferTypeOpAdaptor,
 }
 
 class Relax_ShapeOp<string mnemonic, string what, string example>
-    : Relax_Op<mnemonic, [Pure, Relax_Differentiable]> {
+    : Relax_Op<mnemonic, [Pure, Relax_LinearDifferentiable]> {
   let summary = what;
   let arguments = (ins Relax_Tensor:$x);
   let results = (outs Relax_Tensor:$result);
@@ -55,8 +55,10 @@ def Relax_CollapseSumToOp : Relax_ShapeOp<"collapse_sum_to",
     "%y = relax.collapse_sum_to %x : tensor<4x3xf32> -> tensor<1x3xf32>">;
 
 // A shape op whose result type follows from its operand types and attributes.
-class Relax_InferredShapeOp<string mnemonic, list<Trait> traits = []>
-    : Relax_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor, Relax_Differentiable], traits)> {
+// Linear unless `derivative` says otherwise (pad, whose fill value is a constant).
+class Relax_InferredShapeOp<string mnemonic, list<Trait> traits = [],
+                            Trait derivative = Relax_LinearDifferentiable>
+    : Relax_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor, derivative], traits)> {
   let results = (outs Relax_Tensor:$result);
   let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
 }
@@ -97,7 +99,7 @@ def Relax_FlattenOp : Relax_InferredShapeOp<"flatten"> {
   let arguments = (ins Relax_Tensor:$x);
 }
 
-def Relax_ConcatOp : Relax_Op<"concat", [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+def Relax_ConcatOp : Relax_Op<"concat", [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable]> {
   let summary = "Joins tensors along an axis";
   let description = [{
     All operands have one element type and rank and agree on every axis but
@@ -118,7 +120,7 @@ def Relax_ConcatOp : Relax_Op<"concat", [Pure, InferTypeOpAdaptor, Relax_Differe
   }];
 }
 
-def Relax_SplitOp : Relax_Op<"split", [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+def Relax_SplitOp : Relax_Op<"split", [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable]> {
   let summary = "Splits a tensor along an axis into a tuple";
   let description = [{
     `indices_or_sections` is either an integer n (n equal sections; the axis
@@ -144,7 +146,7 @@ def Relax_SplitOp : Relax_Op<"split", [Pure, InferTypeOpAdaptor, Relax_Different
   }];
 }
 
-def Relax_TakeOp : Relax_Op<"take", [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+def Relax_TakeOp : Relax_Op<"take", [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable]> {
   let summary = "Gathers elements along an axis by integer indices";
   let description = [{
     As `np.take(x, indices, axis)`: the result shape is
@@ -164,7 +166,7 @@ def Relax_TakeOp : Relax_Op<"take", [Pure, InferTypeOpAdaptor, Relax_Differentia
 }
 
 def Relax_ScatterAddOp : Relax_Op<"scatter_add",
-    [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+    [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable]> {
   let summary = "Adds slices into a tensor at integer indices along an axis";
   let description = [{
     The adjoint of `take` with the same `indices` and `axis`: the result is x
@@ -228,7 +230,7 @@ def Relax_TileOp : Relax_InferredShapeOp<"tile"> {
   let arguments = (ins Relax_Tensor:$x, DenseI64ArrayAttr:$repeats);
 }
 
-def Relax_PadOp : Relax_InferredShapeOp<"pad"> {
+def Relax_PadOp : Relax_InferredShapeOp<"pad", [], Relax_Differentiable> {
   let summary = "Pads with a constant value";
   let description = [{
     `pad_width` holds (before, after) for each axis, 2 * rank non-negative
@@ -244,7 +246,7 @@ def Relax_PadOp : Relax_InferredShapeOp<"pad"> {
 }
 
 class Relax_TriangleOp<string mnemonic, string which, string cond>
-    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable]> {
+    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_LinearDifferentiable]> {
   let summary = "The " # which # " triangle of the last two axes";
   let description = "Keeps the elements at row i, column j with `" # cond # "` and "
     "zeroes the rest, on the last two axes (np." # mnemonic # ").\n\n"

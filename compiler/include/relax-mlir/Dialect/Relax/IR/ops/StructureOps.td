@@ -63,7 +63,7 @@ def Relax_TupleOp : Relax_Op<"tuple", [Pure, InferTypeOpAdaptor, Relax_Different
 }
 
 def Relax_TupleGetItemOp : Relax_Op<"tuple_get_item", [Pure, InferTypeOpAdaptor,
-                                                       Relax_Differentiable]> {
+                                                       Relax_LinearDifferentiable]> {
   let summary = "Reads one field of a tuple";
   let description = [{
     ```mlir
@@ -82,7 +82,7 @@ def Relax_TupleGetItemOp : Relax_Op<"tuple_get_item", [Pure, InferTypeOpAdaptor,
 //===----------------------------------------------------------------------===//
 
 class Relax_CheckpointMarkerOp<string mnemonic, string role>
-    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable]> {
+    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_LinearDifferentiable]> {
   let summary = "Identity marking the " # role # " of a checkpointed segment";
   let description = "Returns its operand. Bindings computed from a "
     "`relax.start_checkpoint` value, up to the `relax.end_checkpoint` values, form a "

@@ -1,0 +1,304 @@
+//===- Differentiation.cpp - what both differentiation passes share -------===//
+
+#include "Differentiation.h"
+
+#include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
+#include "relax-mlir/Transforms/Passes.h"
+
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/InliningUtils.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::relax;
+
+//===----------------------------------------------------------------------===//
+// Gathering the body
+//===----------------------------------------------------------------------===//
+
+/// Ops allowed in the function body outside its dataflow block: constants and
+/// the tuple glue that builds or reads the returned value.
+static bool isGlueOp(Operation *op) {
+  return op->hasTrait<OpTrait::ConstantLike>() || isa<TupleOp, TupleGetItemOp>(op);
+}
+
+/// Inlines every call in `func` to a function of the module that has a body
+/// (and the calls those bodies bring in), so that a function calling another's
+/// adjoint (a Hessian-vector product) can be differentiated; the callee's
+/// dataflow block lands nested in the caller's and is spliced in later. Calls
+/// to declarations stay (and are reported if they are on the path).
+static LogicalResult inlineCalls(func::FuncOp func, StringRef name) {
+  auto module = func->getParentOfType<ModuleOp>();
+  InlinerInterface interface(func.getContext());
+  auto cloneCallback = [](OpBuilder &, Region *src, Block *inlineBlock, Block *postInsertBlock,
+                          IRMapping &mapper, bool shouldClone) {
+    Region *into = inlineBlock->getParent();
+    if (shouldClone)
+      src->cloneInto(into, postInsertBlock->getIterator(), mapper);
+    else
+      into->getBlocks().splice(postInsertBlock->getIterator(), src->getBlocks(), src->begin(),
+                               src->end());
+  };
+  constexpr int kMaxDepth = 64;
+  for (int depth = 0;; ++depth) {
+    SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
+    func.walk([&](func::CallOp call) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (callee && !callee.isExternal())
+        calls.push_back({call, callee});
+    });
+    if (calls.empty())
+      return success();
+    for (auto [call, callee] : calls) {
+      if (callee.getSymName() == name || depth == kMaxDepth)
+        return call.emitError("cannot differentiate '@")
+               << name << "': the call to '@" << callee.getSymName()
+               << "' is recursive (calls are inlined before differentiating)";
+      if (failed(inlineCall(interface, cloneCallback, call, callee, &callee.getBody())))
+        return call.emitError("cannot inline the call to '@")
+               << callee.getSymName() << "' before differentiating '@" << name << "'";
+      call.erase();
+    }
+  }
+}
+
+/// The dataflow block and return of `func`, checked; diagnostics name the
+/// function as `name`. A body without bindings gets an empty block.
+static LogicalResult findBlock(func::FuncOp func, StringRef name, const DerivedKind &kind,
+                               GatheredBody &found) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("cannot differentiate '@")
+           << name << "': its body has more than one block";
+  Block &body = func.getBody().front();
+  if (body.getOps<DataflowOp>().empty() &&
+      llvm::any_of(body.without_terminator(), [](Operation &op) { return !isGlueOp(&op); }))
+    return func.emitError("cannot differentiate '@")
+           << name
+           << "': its bindings are not in a relax.dataflow block; gather them into one "
+              "with the relax-convert-to-dataflow pass first (relax_mlir.gradient does)";
+  bool ok = true;
+  for (Operation &op : body) {
+    if (auto df = dyn_cast<DataflowOp>(op)) {
+      if (found.dataflow) {
+        op.emitError("a second relax.dataflow block in '@")
+            << name << "': the " << kind.pass << " pass differentiates exactly one dataflow block";
+        ok = false;
+      }
+      found.dataflow = df;
+    } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      found.ret = ret;
+    } else if (!isGlueOp(&op)) {
+      op.emitError("binding outside the relax.dataflow block of '@")
+          << name << "': the " << kind.pass << " pass needs every binding in one dataflow block";
+      ok = false;
+    }
+  }
+  if (!ok)
+    return failure();
+  if (!found.dataflow) {
+    // No bindings at all: the result is a parameter or a constant (perhaps in
+    // a tuple built by glue ops). Differentiate an empty block: the glue is
+    // gathered into it.
+    OpBuilder b(found.ret);
+    found.dataflow = DataflowOp::create(b, found.ret.getLoc(), TypeRange{});
+    b.createBlock(&found.dataflow.getBody());
+    OutputOp::create(b, found.ret.getLoc(), ValueRange{});
+  }
+  return success();
+}
+
+FailureOr<GatheredBody> mlir::relax::gatherBody(func::FuncOp func, StringRef name,
+                                                const DerivedKind &kind) {
+  if (failed(inlineCalls(func, name)))
+    return failure();
+  GatheredBody gathered;
+  if (failed(findBlock(func, name, kind, gathered)))
+    return failure();
+  // Move the glue ops around the dataflow block into it (keeping their order)
+  // and inline dataflow blocks nested in it, so that one block holds every
+  // binding.
+  DataflowOp df = gathered.dataflow;
+  Block &body = df.getBody().front();
+  OutputOp out = df.getOutput();
+  Block *parent = df->getBlock();
+  Operation *firstBinding = &body.front();
+  for (Operation &op : llvm::make_early_inc_range(*parent)) {
+    if (&op == df.getOperation() || &op == gathered.ret.getOperation())
+      continue;
+    op.moveBefore(op.isBeforeInBlock(df) ? firstBinding : out.getOperation());
+  }
+  for (auto [res, yielded] : llvm::zip(df.getResults(), out.getOperands()))
+    res.replaceUsesWithIf(yielded, [&](OpOperand &use) { return df->isAncestor(use.getOwner()); });
+  // A nested dataflow block only groups bindings: splice them in its place.
+  inlineNestedDataflows(df);
+  for (Value ret : gathered.ret.getOperands()) {
+    if (auto res = dyn_cast<OpResult>(ret); res && res.getOwner() == df)
+      ret = out.getOperand(res.getResultNumber());
+    gathered.results.push_back(ret);
+  }
+  for (Operation &op : body.without_terminator())
+    gathered.bindings.push_back(&op);
+  return gathered;
+}
+
+//===----------------------------------------------------------------------===//
+// Activity
+//===----------------------------------------------------------------------===//
+
+/// True when an op nested in `op`'s regions reads one of `active` from above.
+static bool capturesActiveValue(Operation *op, const DenseSet<Value> &active) {
+  if (op->getNumRegions() == 0)
+    return false;
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  return llvm::any_of(captured, [&](Value v) { return active.contains(v); });
+}
+
+Activity::Activity(ArrayRef<Operation *> bindings, ValueRange seeds) {
+  active.insert(seeds.begin(), seeds.end());
+  // Values read inside an op's regions count like operands: an op computing
+  // its result from a captured active value is on the path too.
+  for (Operation *op : bindings) {
+    bool reads = llvm::any_of(op->getOperands(), [&](Value v) { return active.contains(v); });
+    if (capturesActiveValue(op, active)) {
+      capturesActive.insert(op);
+      reads = true;
+    }
+    if (reads)
+      for (Value r : op->getResults())
+        if (carriesGradient(r.getType()))
+          active.insert(r);
+  }
+}
+
+bool mlir::relax::isEmptyTensor(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.hasStaticShape() && t.getNumElements() == 0;
+}
+
+FailureOr<GradientOpInterface> mlir::relax::ruleOf(Operation *op, const Activity &activity,
+                                                   Mode mode) {
+  bool reverse = mode == Mode::Reverse;
+  StringRef onPath =
+      reverse ? "is on the path to the target" : "depends on a differentiated parameter";
+  if (activity.capturesActive.contains(op))
+    return op->emitError("'") << op->getName() << "' " << onPath
+                              << " through values its regions read; the "
+                              << (reverse ? "gradient" : "jvp")
+                              << " pass does not differentiate through regions";
+  if (isa<CallOpInterface>(op))
+    return op->emitError(reverse ? "call on the path to the target"
+                                 : "call depending on a differentiated parameter")
+           << ": the callee has no body to inline and differentiate";
+  auto rule = dyn_cast<GradientOpInterface>(op);
+  if (!rule)
+    return op->emitError("'") << op->getName() << "' " << onPath << " but has no "
+                              << (reverse ? "gradient" : "tangent") << " rule";
+  return rule;
+}
+
+//===----------------------------------------------------------------------===//
+// Finishing
+//===----------------------------------------------------------------------===//
+
+void mlir::relax::finishBody(func::FuncOp func, GatheredBody &body, Value result,
+                             bool removeMarkers) {
+  DataflowOp df = body.dataflow;
+  OutputOp out = df.getOutput();
+  OpBuilder b(df);
+  auto newDf = DataflowOp::create(b, df.getLoc(), TypeRange{result.getType()});
+  newDf.getBody().takeBody(df.getBody());
+  out.getOperandsMutable().assign(result);
+  body.ret.getOperandsMutable().assign(newDf.getResult(0));
+  df.erase();
+  body.dataflow = newDf;
+  if (removeMarkers)
+    removeCheckpointMarkers(newDf);
+  func.setFunctionType(
+      FunctionType::get(func.getContext(), func.getArgumentTypes(), {result.getType()}));
+  func.removeResAttrsAttr();
+
+  // Fold tuple accesses and additions of zeros; drop bindings nothing uses.
+  RewritePatternSet patterns(func.getContext());
+  populateRelaxCanonicalizationPatterns(patterns);
+  (void)applyPatternsGreedily(func, std::move(patterns),
+                              GreedyRewriteConfig().enableConstantCSE(false));
+}
+
+//===----------------------------------------------------------------------===//
+// Adding the derived functions
+//===----------------------------------------------------------------------===//
+
+/// Adds `<funcName><suffix>`; on failure leaves the module as it was. A
+/// declaration it replaces is unlinked into `replaced` (with the op it
+/// followed) so that a later failure can put it back.
+static LogicalResult
+deriveFunction(ModuleOp module, StringRef funcName, const DerivedKind &kind,
+               function_ref<LogicalResult(func::FuncOp, func::FuncOp)> derive,
+               SmallVectorImpl<std::pair<Operation *, Operation *>> &replaced) {
+  auto func = module.lookupSymbol<func::FuncOp>(funcName);
+  if (!func)
+    return module.emitError(kind.pass) << ": no function named '@" << funcName
+                                       << "' in the module";
+  if (func.isExternal())
+    return func.emitError("cannot differentiate '@") << funcName << "': it has no body";
+  std::string derivedName = (funcName + kind.suffix).str();
+  Operation *existing = module.lookupSymbol(derivedName);
+  auto declaration = dyn_cast_or_null<func::FuncOp>(existing);
+  if (existing && !(declaration && declaration.isExternal()))
+    return existing->emitError("cannot create '@")
+           << derivedName << "': the module already has a symbol of that name";
+
+  // Work on a clone; nothing is left behind if differentiation fails.
+  auto derived = cast<func::FuncOp>(func->clone());
+  derived.setSymName(derivedName);
+  module.getBody()->getOperations().insertAfter(Block::iterator(func), derived);
+  if (failed(derive(func, derived))) {
+    derived.erase();
+    return failure();
+  }
+  if (declaration) {
+    if (declaration.getFunctionType() != derived.getFunctionType()) {
+      declaration.emitError("declaration of '@")
+          << derivedName << "' has type " << declaration.getFunctionType() << " but the "
+          << kind.noun << " has type " << derived.getFunctionType();
+      derived.erase();
+      return failure();
+    }
+    derived.setVisibility(declaration.getVisibility());
+    replaced.push_back({declaration, declaration->getPrevNode()});
+    declaration->remove();
+  }
+  return success();
+}
+
+LogicalResult mlir::relax::deriveFunctions(
+    ModuleOp module, ArrayRef<std::string> names, const DerivedKind &kind,
+    function_ref<LogicalResult(func::FuncOp, func::FuncOp)> derive) {
+  SmallVector<std::string> added;
+  SmallVector<std::pair<Operation *, Operation *>> replaced; // (declaration, op before it)
+  for (const std::string &name : names) {
+    std::string derivedName = name + kind.suffix.str();
+    if (llvm::is_contained(added, derivedName)) {
+      module.emitError(kind.pass) << ": function '@" << name << "' is listed twice";
+    } else if (succeeded(deriveFunction(module, name, kind, derive, replaced))) {
+      added.push_back(derivedName);
+      continue;
+    }
+    for (const std::string &done : added)
+      if (Operation *op = module.lookupSymbol(done))
+        op->erase();
+    // Put replaced declarations back where they were (in reverse, so that a
+    // declaration that followed another finds it in place).
+    Block *body = module.getBody();
+    for (auto [decl, before] : llvm::reverse(replaced))
+      body->getOperations().insert(before ? std::next(Block::iterator(before)) : body->begin(),
+                                   decl);
+    return failure();
+  }
+  for (auto [decl, before] : replaced)
+    decl->destroy();
+  return success();
+}

@@ -1,0 +1,89 @@
+//===- Differentiation.h - what both differentiation passes share -*- C++ -*-===//
+//
+// The gradient pass (reverse mode) and the jvp pass (forward mode) work alike
+// around their sweeps: each adds a function derived from `@<func>` to the
+// module (all or nothing over a run), brings the clone's body into one
+// dataflow block of bindings (inlining calls first), finds the values that
+// depend on the differentiated parameters (activity analysis), checks each op
+// it must differentiate, and finally returns a new value from the block. The
+// sweeps themselves (GradientPass.cpp, JvpPass.cpp) only call op rules.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RELAX_MLIR_LIB_TRANSFORMS_DIFFERENTIATION_H
+#define RELAX_MLIR_LIB_TRANSFORMS_DIFFERENTIATION_H
+
+#include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <string>
+
+namespace mlir::relax {
+
+/// A function body gathered into one dataflow block.
+struct GatheredBody {
+  DataflowOp dataflow;
+  func::ReturnOp ret;
+  /// The returned values as seen inside the block.
+  SmallVector<Value> results;
+  /// The block's ops but its terminator, in order.
+  SmallVector<Operation *> bindings;
+};
+
+/// What a pass derives, for its diagnostics.
+struct DerivedKind {
+  StringRef pass;   // "gradient"
+  StringRef suffix; // "_adjoint"
+  StringRef noun;   // "adjoint"
+};
+
+/// Inlines the calls in `func` (a clone of `@name`, named so in diagnostics),
+/// checks that its bindings form one dataflow block (glue ops, constants and
+/// tuples, may surround it) and gathers everything into that block.
+FailureOr<GatheredBody> gatherBody(func::FuncOp func, StringRef name, const DerivedKind &kind);
+
+/// The values that depend on the seeds (the differentiated parameters), and
+/// the ops that read one inside their regions (they are on the path too, but
+/// no rule differentiates through regions).
+struct Activity {
+  DenseSet<Value> active;
+  DenseSet<Operation *> capturesActive;
+
+  Activity(ArrayRef<Operation *> bindings, ValueRange seeds);
+  bool isActive(Value v) const { return active.contains(v); }
+};
+
+/// True for a tensor with no elements: it carries no derivative, and rules
+/// need not handle it.
+bool isEmptyTensor(Value v);
+
+/// Which rule a sweep asks of the ops, for diagnostics.
+enum class Mode { Reverse, Forward };
+
+/// The op's rule interface, or a diagnostic at `op` (the mode names what is
+/// missing) when `op` is on the path but cannot be differentiated: it reads an
+/// active value in its regions, calls a function without a body, or has no
+/// rule.
+FailureOr<GradientOpInterface> ruleOf(Operation *op, const Activity &activity, Mode mode);
+
+/// Replaces the block's results by the one value `result` (built before its
+/// terminator) and retypes the function to return it; optionally drops the
+/// checkpoint markers; then folds tuple accesses and additions of zeros and
+/// drops bindings nothing uses.
+void finishBody(func::FuncOp func, GatheredBody &body, Value result, bool removeMarkers);
+
+/// Adds, for each of `names` (default main), the function `<name><suffix>` that
+/// `derive(original, clone)` builds in a clone of `@<name>` placed after it. A
+/// body-less declaration of that name (so that other functions can call it
+/// before it exists) is replaced; any other symbol of the name is an error. If
+/// one function fails, every function added in the run is removed again and
+/// replaced declarations are put back: the module is left as it was.
+LogicalResult deriveFunctions(
+    ModuleOp module, ArrayRef<std::string> names, const DerivedKind &kind,
+    function_ref<LogicalResult(func::FuncOp original, func::FuncOp derived)> derive);
+
+} // namespace mlir::relax
+
+#endif // RELAX_MLIR_LIB_TRANSFORMS_DIFFERENTIATION_H

@@ -1,0 +1,197 @@
+//===- JvpPass.cpp - forward-mode AD of relax functions -------------------===//
+//
+// Adds `@<func>_jvp(primals..., tangents...)`: the clone's bindings gathered
+// into one dataflow block (Differentiation.h), one tangent parameter per
+// differentiated parameter, and a forward sweep that asks each op depending
+// on them for its Jacobian-vector product through GradientOpInterface,
+// building each tangent right after the op it differentiates. The pass knows
+// no op by name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Differentiation.h"
+
+#include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
+#include "relax-mlir/Transforms/Passes.h"
+
+namespace mlir::relax {
+#define GEN_PASS_DEF_JVPPASS
+#include "relax-mlir/Transforms/Passes.h.inc"
+} // namespace mlir::relax
+
+using namespace mlir;
+using namespace mlir::relax;
+
+namespace {
+
+constexpr DerivedKind kJvp{"jvp", "_jvp", "JVP function"};
+
+/// The forward sweep: a tangent per active value, first binding first.
+class ForwardSweep {
+public:
+  explicit ForwardSweep(const Activity &activity) : activity(activity) {}
+
+  void seed(Value v, Value tangent) { tangents[v] = tangent; }
+  /// Runs the rule of every op that reads a tangent; diagnoses every op that
+  /// has none.
+  LogicalResult run(ArrayRef<Operation *> bindings);
+  /// The tangent of `v` (zeros of its type when it has none), built at `b`.
+  Value tangentOf(OpBuilder &b, Location loc, Value v) {
+    return tangentOrZeros(b, loc, lookup(v), v);
+  }
+
+private:
+  /// The tangent of `v`, null when it is zero.
+  Value lookup(Value v) {
+    Value t = tangents.lookup(v);
+    return t && !isKnownZero(t) && !isEmptyTensor(v) ? t : Value();
+  }
+  LogicalResult visit(Operation *op);
+
+  const Activity &activity;
+  DenseMap<Value, Value> tangents;
+};
+
+LogicalResult ForwardSweep::run(ArrayRef<Operation *> bindings) {
+  bool ok = true;
+  for (Operation *op : bindings)
+    ok &= succeeded(visit(op));
+  return success(ok);
+}
+
+LogicalResult ForwardSweep::visit(Operation *op) {
+  SmallVector<Value> operandTangents =
+      llvm::map_to_vector(op->getOperands(), [&](Value v) { return lookup(v); });
+  bool anyTangent = llvm::any_of(operandTangents, [](Value t) { return static_cast<bool>(t); });
+  bool producesTangent = llvm::any_of(op->getResults(), [&](Value r) {
+    return activity.isActive(r) && !isEmptyTensor(r);
+  });
+  if (!producesTangent || (!anyTangent && !activity.capturesActive.contains(op)))
+    return success();
+  FailureOr<GradientOpInterface> rule = ruleOf(op, activity, Mode::Forward);
+  if (failed(rule))
+    return failure();
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  SmallVector<Value> resultTangents(op->getNumResults());
+  if (failed(rule->buildJacobianVectorProduct(b, operandTangents, resultTangents)))
+    return failure();
+  bool ok = true;
+  for (auto [r, t] : llvm::zip(op->getResults(), resultTangents)) {
+    if (!t)
+      continue;
+    if (t.getType() != r.getType()) {
+      op->emitError("internal error: the tangent rule of '")
+          << op->getName() << "' produced " << t.getType() << " for a result of type "
+          << r.getType();
+      ok = false;
+      continue;
+    }
+    tangents[r] = t;
+  }
+  return success(ok);
+}
+
+struct JvpPass : relax::impl::JvpPassBase<JvpPass> {
+  using Base::Base;
+  void runOnOperation() final;
+
+private:
+  /// The parameters that get tangents, from the option, checked.
+  LogicalResult checkOptions(func::FuncOp func, SmallVector<int64_t> &params);
+  /// Turns `derived` (a clone of `@func`) into `@func_jvp`.
+  LogicalResult differentiate(func::FuncOp func, func::FuncOp derived);
+};
+
+LogicalResult JvpPass::checkOptions(func::FuncOp func, SmallVector<int64_t> &params) {
+  int64_t numArgs = func.getNumArguments();
+  if (func.getNumResults() == 0)
+    return func.emitError("cannot differentiate '@")
+           << func.getSymName() << "': it returns nothing";
+  if (wrt.empty()) {
+    for (int64_t i = 0; i < numArgs; ++i)
+      if (isDifferentiableType(func.getArgument(i).getType()))
+        params.push_back(i);
+    return success();
+  }
+  for (int64_t p : wrt) {
+    if (p < 0 || p >= numArgs)
+      return func.emitError("wrt index ")
+             << p << " is out of range: '@" << func.getSymName() << "' has " << numArgs
+             << " parameters";
+    if (llvm::is_contained(params, p))
+      return func.emitError("wrt lists parameter ") << p << " twice";
+    Type type = func.getArgument(p).getType();
+    if (!isDifferentiableType(type))
+      return func.emitError("wrt: parameter ")
+             << p << " has type " << type
+             << "; only float tensors (and tuples of them) have tangents";
+    params.push_back(p);
+  }
+  return success();
+}
+
+/// The `relax.name` of a tangent parameter: its primal's name with `_dot`.
+static DictionaryAttr tangentArgAttrs(func::FuncOp func, int64_t p) {
+  auto name = func.getArgAttrOfType<StringAttr>(p, "relax.name");
+  if (!name)
+    return DictionaryAttr::get(func.getContext());
+  Builder b(func.getContext());
+  return b.getDictionaryAttr(
+      b.getNamedAttr("relax.name", b.getStringAttr(name.getValue() + "_dot")));
+}
+
+LogicalResult JvpPass::differentiate(func::FuncOp func, func::FuncOp derived) {
+  SmallVector<int64_t> params;
+  if (failed(checkOptions(func, params)))
+    return failure();
+  // The gradient pass's stand-ins for its options describe @func's result.
+  derived->removeAttr("relax.target_index");
+  derived->removeAttr("relax.require_grads");
+  FailureOr<GatheredBody> body = gatherBody(derived, func.getSymName(), kJvp);
+  if (failed(body))
+    return failure();
+  SmallVector<Value> seeds =
+      llvm::map_to_vector(params, [&](int64_t p) -> Value { return derived.getArgument(p); });
+  Activity activity(body->bindings, seeds);
+
+  ForwardSweep sweep(activity);
+  for (auto [p, seed] : llvm::zip(params, seeds)) {
+    unsigned index = derived.getNumArguments();
+    if (failed(derived.insertArgument(index, seed.getType(), tangentArgAttrs(derived, p),
+                                      seed.getLoc())))
+      return derived.emitError("internal error: cannot add a tangent parameter");
+    sweep.seed(seed, derived.getArgument(index));
+  }
+  if (failed(sweep.run(body->bindings)))
+    return failure();
+
+  Location loc = body->ret.getLoc();
+  OpBuilder b(body->dataflow.getOutput());
+  SmallVector<Value> outputTangents =
+      llvm::map_to_vector(body->results, [&](Value v) { return sweep.tangentOf(b, loc, v); });
+  Value result;
+  if (body->results.size() == 1)
+    result = TupleOp::create(b, loc, ValueRange{body->results.front(), outputTangents.front()});
+  else
+    result = TupleOp::create(b, loc,
+                             ValueRange{TupleOp::create(b, loc, body->results),
+                                        TupleOp::create(b, loc, outputTangents)});
+  finishBody(derived, *body, result, /*removeMarkers=*/false);
+  return success();
+}
+
+void JvpPass::runOnOperation() {
+  SmallVector<std::string> names;
+  for (const std::string &name : funcNames)
+    names.push_back(StringRef(name).trim().str());
+  if (names.empty())
+    names.push_back("main");
+  auto derive = [&](func::FuncOp func, func::FuncOp derived) {
+    return differentiate(func, derived);
+  };
+  if (failed(deriveFunctions(getOperation(), names, kJvp, derive)))
+    signalPassFailure();
+}
+
+} // namespace
