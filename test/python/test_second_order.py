@@ -1,10 +1,12 @@
-"""Second order: adjoints differentiated again.
+"""Second order: adjoints differentiated again, in both modes.
 
-The gradient pass inlines calls before differentiating, so a function that
-calls `@f_adjoint`, takes the gradient field, multiplies it by `v` and sums is
-differentiated into a Hessian-vector product. Each case compares H v with
-float64 central differences of the compiled first derivative:
-(grad(x + h v) - grad(x - h v)) / 2h.
+Reverse over reverse: the gradient pass inlines calls before differentiating,
+so a function that calls `@f_adjoint`, takes the gradient field, multiplies it
+by `v` and sums is differentiated into a Hessian-vector product. Forward over
+reverse: the jvp of `@f_adjoint` along v carries H v as the tangent of its
+gradients (and v . grad as the tangent of the loss). Each case compares both
+with float64 central differences of the compiled first derivative:
+(grad(x + h v) - grad(x - h v)) / 2h, and the two with each other.
 """
 
 from __future__ import annotations
@@ -85,17 +87,30 @@ def check_hvp(body: str, args: dict[str, np.ndarray], result: str,
     _, hv = exe.hvp_adjoint(*everything.values(), *vs.values())
     # The first derivative compiled on its own (in the module above @f_adjoint
     # took the private visibility of its declaration).
-    first = relax_mlir.compile(relax_mlir.gradient(
-        text.split("func.func private @f_adjoint")[0], func="f", require_grads=f_grads))
+    first_module = relax_mlir.gradient(text.split("func.func private @f_adjoint")[0], func="f",
+                                       require_grads=f_grads)
+    first = relax_mlir.compile(first_module)
 
     def grads(shift: float) -> list[np.ndarray]:
         moved = [a + shift * vs[n] if n in args else a for n, a in everything.items()]
         return list(first.f_adjoint(*moved)[1][:n_diff])
 
+    # Forward over reverse: the tangent of (loss, grads) along v.
+    forward = relax_mlir.compile(relax_mlir.jacobian_vector_product(
+        first_module, func="f_adjoint", wrt=list(range(n_diff))))
+    (_, g0), (dloss, hv_forward) = forward.f_adjoint_jvp(
+        *everything.values(), *[vs[n] for n in args])
+    np.testing.assert_allclose(dloss, sum(np.sum(g * vs[n]) for n, g in zip(args, g0)),
+                               rtol=1e-12, atol=1e-12, err_msg="tangent of the loss: v . grad")
+
     plus, minus = grads(H), grads(-H)
-    for name, got, gp, gm in zip(args, hv[:n_diff], plus, minus):
+    for name, got, fwd, gp, gm in zip(args, hv[:n_diff], hv_forward, plus, minus):
         np.testing.assert_allclose(got, (gp - gm) / (2 * H), rtol=rtol, atol=atol,
-                                   err_msg=f"H v, block of {name}")
+                                   err_msg=f"H v (reverse over reverse), block of {name}")
+        np.testing.assert_allclose(fwd, (gp - gm) / (2 * H), rtol=rtol, atol=atol,
+                                   err_msg=f"H v (forward over reverse), block of {name}")
+        np.testing.assert_allclose(fwd, got, rtol=1e-10, atol=1e-12,
+                                   err_msg=f"H v, the two modes, block of {name}")
 
 
 UNARY = {

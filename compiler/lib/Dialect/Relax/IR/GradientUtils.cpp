@@ -121,10 +121,14 @@ LogicalResult mlir::relax::buildLinearTangent(Operation *op, OpBuilder &b,
                                               MutableArrayRef<Value> resultTangents) {
   if (!llvm::any_of(op->getResultTypes(), carriesGradient))
     return success();
+  // The operands first: zeros must be defined before the copy reads them.
+  SmallVector<Value> operands;
+  for (auto [operand, tangent] : llvm::zip(op->getOperands(), operandTangents))
+    operands.push_back(carriesGradient(operand.getType())
+                           ? tangentOrZeros(b, op->getLoc(), tangent, operand)
+                           : operand);
   Operation *copy = b.clone(*op);
-  for (auto [i, operand, tangent] : llvm::enumerate(op->getOperands(), operandTangents))
-    if (carriesGradient(operand.getType()))
-      copy->setOperand(i, tangentOrZeros(b, op->getLoc(), tangent, operand));
+  copy->setOperands(operands);
   for (auto [i, r] : llvm::enumerate(copy->getResults()))
     if (carriesGradient(r.getType()))
       resultTangents[i] = r;

@@ -104,8 +104,9 @@ static LogicalResult extremumJvp(Op op, OpBuilder &b, Value tangent,
                                  MutableArrayRef<Value> resultTangents) {
   Location loc = op.getLoc();
   Value mask = extremumMask(op, b);
-  resultTangents[0] = div(b, loc, sumLikeResult(b, op, mul(b, loc, mask, tangent)),
-                          sumLikeResult(b, op, mask));
+  Value total = sumLikeResult(b, op, mul(b, loc, mask, tangent));
+  Value count = sumLikeResult(b, op, mask);
+  resultTangents[0] = div(b, loc, total, count);
   return success();
 }
 
