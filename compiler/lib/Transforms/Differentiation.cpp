@@ -234,7 +234,7 @@ void mlir::relax::finishBody(func::FuncOp func, GatheredBody &body, Value result
 /// Adds `<funcName><suffix>`; on failure leaves the module as it was. A
 /// declaration it replaces is unlinked into `replaced` (with the op it
 /// followed) so that a later failure can put it back.
-static LogicalResult
+static FailureOr<func::FuncOp>
 deriveFunction(ModuleOp module, StringRef funcName, const DerivedKind &kind,
                function_ref<LogicalResult(func::FuncOp, func::FuncOp)> derive,
                SmallVectorImpl<std::pair<Operation *, Operation *>> &replaced) {
@@ -271,31 +271,34 @@ deriveFunction(ModuleOp module, StringRef funcName, const DerivedKind &kind,
     replaced.push_back({declaration, declaration->getPrevNode()});
     declaration->remove();
   }
-  return success();
+  return derived;
 }
 
 LogicalResult mlir::relax::deriveFunctions(
     ModuleOp module, ArrayRef<std::string> names, const DerivedKind &kind,
     function_ref<LogicalResult(func::FuncOp, func::FuncOp)> derive) {
-  SmallVector<std::string> added;
+  SmallVector<std::string> done;
+  SmallVector<Operation *> added;
   SmallVector<std::pair<Operation *, Operation *>> replaced; // (declaration, op before it)
   for (const std::string &name : names) {
-    std::string derivedName = name + kind.suffix.str();
-    if (llvm::is_contained(added, derivedName)) {
+    if (llvm::is_contained(done, name)) {
       module.emitError(kind.pass) << ": function '@" << name << "' is listed twice";
-    } else if (succeeded(deriveFunction(module, name, kind, derive, replaced))) {
-      added.push_back(derivedName);
+    } else if (FailureOr<func::FuncOp> derived =
+                   deriveFunction(module, name, kind, derive, replaced);
+               succeeded(derived)) {
+      done.push_back(name);
+      added.push_back(*derived);
       continue;
     }
-    for (const std::string &done : added)
-      if (Operation *op = module.lookupSymbol(done))
-        op->erase();
     // Put replaced declarations back where they were (in reverse, so that a
-    // declaration that followed another finds it in place).
+    // declaration that followed another finds it in place), then remove the
+    // functions added: the op a declaration followed may be one of them.
     Block *body = module.getBody();
     for (auto [decl, before] : llvm::reverse(replaced))
       body->getOperations().insert(before ? std::next(Block::iterator(before)) : body->begin(),
                                    decl);
+    for (Operation *op : added)
+      op->erase();
     return failure();
   }
   for (auto [decl, before] : replaced)

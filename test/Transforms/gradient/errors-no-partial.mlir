@@ -10,6 +10,7 @@
 // RUN: not relax-opt %s --gradient="func=a,c,norule" --mlir-print-ir-after-failure 2>&1 | FileCheck %s --check-prefix=THIRD
 // RUN: not relax-opt %s --gradient="func=p,norule" --mlir-print-ir-after-failure 2>&1 | FileCheck %s --check-prefix=REPLACED
 // RUN: not relax-opt %s --gradient="func=a,a" --mlir-print-ir-after-failure 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not relax-opt %s --gradient="func=q,q" --mlir-print-ir-after-failure 2>&1 | FileCheck %s --check-prefix=FOLLOWING
 // RUN: not relax-opt %s --gradient="func=a,norule" 2>&1 | FileCheck %s --check-prefix=NOOUT
 // RUN: relax-opt %s --gradient="func=a,c" | FileCheck %s --check-prefix=OK
 
@@ -138,3 +139,22 @@ func.func @p(%x: tensor<3xf32>) -> tensor<f32> {
   }
   return %r : tensor<f32>
 }
+
+// A declaration that follows its function: the adjoint is inserted between
+// them, so the op the declaration followed is the adjoint itself; putting the
+// declaration back after an adjoint already erased read freed memory (the
+// jvp pass crashed on it). Now it is back after @q and the adjoint is gone.
+// FOLLOWING: error: gradient: function '@q' is listed twice
+// FOLLOWING: IR Dump After GradientPass Failed
+// FOLLOWING:      func.func @q(
+// FOLLOWING-NOT:  func.func @q_adjoint(
+// FOLLOWING:      func.func private @q_adjoint(tensor<3xf32>) -> tuple<tensor<f32>, tuple<tensor<3xf32>>>
+// FOLLOWING-NOT:  func.func @q_adjoint(
+func.func @q(%x: tensor<3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %0 = relax.sum %x : tensor<3xf32> -> tensor<f32>
+    relax.output %0 : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+func.func private @q_adjoint(tensor<3xf32>) -> tuple<tensor<f32>, tuple<tensor<3xf32>>>
