@@ -2596,8 +2596,8 @@ def check(program: Program, corrupt: str | None = None,
     gradients with the same finite differences. A level that gives a wrong
     result fails the check; the message names every level's outcome.
 
-    `corrupt` ("forward" or "gradient") damages the compiled result before the
-    comparison, to show that the checks catch a wrong result."""
+    `corrupt` ("forward", "gradient" or "tangent") damages the compiled result
+    before the comparison, to show that the checks catch a wrong result."""
     import relax_mlir
 
     t0 = time.time()
@@ -2606,6 +2606,9 @@ def check(program: Program, corrupt: str | None = None,
     text = program.text()
     try:
         module = relax_mlir.gradient(text, **program.gradient_kwargs())
+        # Forward mode along the same parameters: checked against the gradients.
+        module = relax_mlir.jacobian_vector_product(module, func=program.func,
+                                                    wrt=program.grad_params() or None)
     except relax_mlir.RelaxMLIRError as e:
         out.status, out.message = "rejected", str(e)
         return out
@@ -2677,6 +2680,53 @@ def _check_level(program: Program, exe: Any, base: Trace, tols: list[Any],
         out.gradient = "skipped"
     else:
         check_gradients(program, base, g_leaves, out, fd_cache, count)
+        check_jvp(program, exe, base, g_leaves, tols, corrupt)
+
+
+def _target_of(program: Program, value: Any) -> Any:
+    """The target field of a result (the result itself for a tensor result)."""
+    if isinstance(program.result_type, TensorType):
+        return value
+    return value[program.target_index]
+
+
+def check_jvp(program: Program, exe: Any, base: Trace, g_leaves: list[GradLeaf],
+              tols: list[Any], corrupt: str | None = None) -> None:
+    """`<func>_jvp` along random tangents of the differentiated parameters: its
+    result equals the forward value, and the tangent of the target equals the
+    dot product of the tangents with the (already checked) gradients, <t, g>:
+    forward and reverse mode are each other's transpose. Tolerance: 1e-8 +
+    1e-6 sum|t g| + 64 eps scale (rounding in the two orders of summation); a
+    wrong tangent rule errs by O(|t g|)."""
+    gidx = program.grad_params()
+    if not gidx:
+        return
+    gen = np.random.default_rng(program.seed + 7919)
+
+    def tangent(value: Any) -> Any:
+        if isinstance(value, tuple):
+            return tuple(tangent(v) for v in value)
+        return gen.uniform(-1.0, 1.0, np.shape(value)).astype(value.dtype)
+
+    tangents = [tangent(program.args[p]) for p in gidx]
+    args = [_copy(a) for a in program.args]
+    result = exe[program.func + "_jvp"](*args, *tangents)
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise Mismatch(f"{program.func}_jvp returned {result!r}, not (result, tangent)")
+    value, tangent_out = result
+    compare_forward(program, value, base, tols, f"{program.func}_jvp result[0]")
+    t_leaves = {(p, path): t for p, tv in zip(gidx, tangents)
+                for path, t, _ in leaves(tv, program.params[p].type)}
+    terms = [t_leaves[p, path] * g for p, path, g in g_leaves]
+    dot = float(sum(np.sum(t) for t in terms))
+    magnitude = float(sum(np.sum(np.abs(t)) for t in terms))
+    got = float(np.asarray(_target_of(program, tangent_out)))
+    if corrupt == "tangent":
+        got += 1e-3 * (1 + abs(got))
+    tol = 1e-8 + 1e-6 * magnitude + 64 * EPS["f64"] * max(1.0, base.scale)
+    if not abs(got - dot) <= tol:
+        raise Mismatch(f"{program.func}_jvp: the target's tangent is {got!r}, but the "
+                       f"tangents dotted with the gradients give {dot!r} (tolerance {tol:.3g})")
 
 
 def check_gradients(program: Program, base: Trace, g_leaves: list[GradLeaf], out: Outcome,
