@@ -219,8 +219,10 @@ void mlir::relax::finishBody(func::FuncOp func, GatheredBody &body, Value result
   func.setFunctionType(
       FunctionType::get(func.getContext(), func.getArgumentTypes(), {result.getType()}));
   func.removeResAttrsAttr();
+  simplify(func);
+}
 
-  // Fold tuple accesses and additions of zeros; drop bindings nothing uses.
+void mlir::relax::simplify(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   populateRelaxCanonicalizationPatterns(patterns);
   (void)applyPatternsGreedily(func, std::move(patterns),
@@ -234,10 +236,17 @@ void mlir::relax::finishBody(func::FuncOp func, GatheredBody &body, Value result
 /// Adds `<funcName><suffix>`; on failure leaves the module as it was. A
 /// declaration it replaces is unlinked into `replaced` (with the op it
 /// followed) so that a later failure can put it back.
+LogicalResult mlir::relax::checkNameIsFree(ModuleOp module, StringRef name) {
+  if (Operation *existing = module.lookupSymbol(name))
+    return existing->emitError("cannot create '@")
+           << name << "': the module already has a symbol of that name";
+  return success();
+}
+
 static FailureOr<func::FuncOp>
-deriveFunction(ModuleOp module, StringRef funcName, const DerivedKind &kind,
-               function_ref<LogicalResult(func::FuncOp, func::FuncOp)> derive,
-               SmallVectorImpl<std::pair<Operation *, Operation *>> &replaced) {
+deriveFunction(ModuleOp module, StringRef funcName, const DerivedKind &kind, DeriveFn derive,
+               SmallVectorImpl<std::pair<Operation *, Operation *>> &replaced,
+               SmallVectorImpl<Operation *> &extra) {
   auto func = module.lookupSymbol<func::FuncOp>(funcName);
   if (!func)
     return module.emitError(kind.pass) << ": no function named '@" << funcName
@@ -255,7 +264,11 @@ deriveFunction(ModuleOp module, StringRef funcName, const DerivedKind &kind,
   auto derived = cast<func::FuncOp>(func->clone());
   derived.setSymName(derivedName);
   module.getBody()->getOperations().insertAfter(Block::iterator(func), derived);
-  if (failed(derive(func, derived))) {
+  size_t extraBefore = extra.size();
+  if (failed(derive(func, derived, extra))) {
+    for (Operation *op : llvm::drop_begin(extra, extraBefore))
+      op->erase();
+    extra.truncate(extraBefore);
     derived.erase();
     return failure();
   }
@@ -274,9 +287,8 @@ deriveFunction(ModuleOp module, StringRef funcName, const DerivedKind &kind,
   return derived;
 }
 
-LogicalResult mlir::relax::deriveFunctions(
-    ModuleOp module, ArrayRef<std::string> names, const DerivedKind &kind,
-    function_ref<LogicalResult(func::FuncOp, func::FuncOp)> derive) {
+LogicalResult mlir::relax::deriveFunctions(ModuleOp module, ArrayRef<std::string> names,
+                                           const DerivedKind &kind, DeriveFn derive) {
   SmallVector<std::string> done;
   SmallVector<Operation *> added;
   SmallVector<std::pair<Operation *, Operation *>> replaced; // (declaration, op before it)
@@ -284,7 +296,7 @@ LogicalResult mlir::relax::deriveFunctions(
     if (llvm::is_contained(done, name)) {
       module.emitError(kind.pass) << ": function '@" << name << "' is listed twice";
     } else if (FailureOr<func::FuncOp> derived =
-                   deriveFunction(module, name, kind, derive, replaced);
+                   deriveFunction(module, name, kind, derive, replaced, added);
                succeeded(derived)) {
       done.push_back(name);
       added.push_back(*derived);

@@ -74,15 +74,27 @@ FailureOr<GradientOpInterface> ruleOf(Operation *op, const Activity &activity, M
 /// drops bindings nothing uses.
 void finishBody(func::FuncOp func, GatheredBody &body, Value result, bool removeMarkers);
 
+/// Builds the derived function in `derived` (a clone of `original`); may add
+/// further functions to the module, listed in `extra`.
+using DeriveFn = function_ref<LogicalResult(func::FuncOp original, func::FuncOp derived,
+                                            SmallVectorImpl<Operation *> &extra)>;
+
+/// Folds tuple accesses and additions of zeros in `func` and drops bindings
+/// nothing uses (the relax canonicalization patterns).
+void simplify(func::FuncOp func);
+
 /// Adds, for each of `names` (default main), the function `<name><suffix>` that
-/// `derive(original, clone)` builds in a clone of `@<name>` placed after it. A
-/// body-less declaration of that name (so that other functions can call it
-/// before it exists) is replaced; any other symbol of the name is an error. If
-/// one function fails, every function added in the run is removed again and
-/// replaced declarations are put back: the module is left as it was.
-LogicalResult deriveFunctions(
-    ModuleOp module, ArrayRef<std::string> names, const DerivedKind &kind,
-    function_ref<LogicalResult(func::FuncOp original, func::FuncOp derived)> derive);
+/// `derive` builds in a clone of `@<name>` placed after it. A body-less
+/// declaration of that name (so that other functions can call it before it
+/// exists) is replaced; any other symbol of the name is an error. If one
+/// function fails, every function added in the run (extra ones too) is removed
+/// again and replaced declarations are put back: the module is left as it was.
+LogicalResult deriveFunctions(ModuleOp module, ArrayRef<std::string> names,
+                              const DerivedKind &kind, DeriveFn derive);
+
+/// A diagnostic at `module` unless the module has no symbol `name` (a
+/// function about to be added).
+LogicalResult checkNameIsFree(ModuleOp module, StringRef name);
 
 } // namespace mlir::relax
 

@@ -14,6 +14,10 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Transforms/Passes.h"
 
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SetVector.h"
+
 namespace mlir::relax {
 #define GEN_PASS_DEF_GRADIENTPASS
 #include "relax-mlir/Transforms/Passes.h.inc"
@@ -25,6 +29,7 @@ using namespace mlir::relax;
 namespace {
 
 constexpr DerivedKind kAdjoint{"gradient", "_adjoint", "adjoint"};
+constexpr DerivedKind kForward{"gradient", "_fwd", "forward function"};
 
 /// The reverse sweep: adjoints accumulated per value, from the seed back to
 /// the parameters, one op rule at a time.
@@ -37,6 +42,8 @@ public:
   /// Seeds `result` with ones at field `targetIndex` of a tuple (zeros in the
   /// other fields), or with ones.
   void seed(Value result, Type targetType, int64_t targetIndex);
+  /// Seeds `result` with `cotangent` (of its type).
+  void seed(Value result, Value cotangent) { accumulate(result, cotangent); }
   /// Runs every rule, last binding first; diagnoses every op that has none.
   LogicalResult run();
   /// The adjoint of `v` (zeros when nothing reached it).
@@ -132,19 +139,24 @@ struct GradientPass : relax::impl::GradientPassBase<GradientPass> {
   void runOnOperation() final;
 
 private:
-  /// The target (its type and field index) and the parameters to
-  /// differentiate, from the options or the function's attributes.
-  LogicalResult checkOptions(func::FuncOp func, Type &targetType, int64_t &targetIndex,
-                             SmallVector<int64_t> &params);
+  /// The parameters to differentiate, from the option or the function's
+  /// attribute.
+  LogicalResult checkParams(func::FuncOp func, SmallVector<int64_t> &params);
+  /// The target (its type and field index), from the option or the
+  /// function's attribute.
+  LogicalResult checkTarget(func::FuncOp func, Type &targetType, int64_t &targetIndex);
   /// Turns `adjoint` (a clone of `@func`) into the adjoint.
   LogicalResult differentiate(func::FuncOp func, func::FuncOp adjoint);
+  /// Turns `fwd` (a clone of `@func`) into `@func_fwd` and adds `@func_bwd`
+  /// (to `extra`).
+  LogicalResult split(func::FuncOp func, func::FuncOp fwd, SmallVectorImpl<Operation *> &extra);
 };
 
-LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
-                                         int64_t &targetIndex, SmallVector<int64_t> &params) {
-  // The function's `relax.target_index` and `relax.require_grads` stand in
-  // for the options a run leaves out (one run over a file of cases).
-  // (The option object itself would stream as a character.)
+// The function's `relax.target_index` and `relax.require_grads` stand in for
+// the options a run leaves out (one run over a file of cases). (The option
+// object itself would stream as a character.)
+LogicalResult GradientPass::checkTarget(func::FuncOp func, Type &targetType,
+                                        int64_t &targetIndex) {
   targetIndex = this->targetIndex;
   if (Attribute attr = func->getAttr(kTargetIndexAttrName); attr && !this->targetIndex.hasValue()) {
     auto index = dyn_cast<IntegerAttr>(attr);
@@ -152,17 +164,6 @@ LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
       return func.emitError(kTargetIndexAttrName)
              << " must be an integer attribute (`relax.target_index = 1`), got " << attr;
     targetIndex = index.getInt();
-  }
-  SmallVector<int64_t> required(requireGrads.begin(), requireGrads.end());
-  if (Attribute attr = func->getAttr(kRequireGradsAttrName);
-      attr && !requireGrads.hasValue()) {
-    auto indices = dyn_cast<DenseI64ArrayAttr>(attr);
-    if (!indices || indices.empty())
-      return func.emitError(kRequireGradsAttrName)
-             << " must be a non-empty array of parameter indices "
-                "(`relax.require_grads = array<i64: 0, 2>`), got "
-             << attr;
-    required.assign(indices.asArrayRef().begin(), indices.asArrayRef().end());
   }
   ArrayRef<Type> results = func.getFunctionType().getResults();
   if (results.size() != 1)
@@ -189,7 +190,21 @@ LogicalResult GradientPass::checkOptions(func::FuncOp func, Type &targetType,
   if (!target || target.getRank() != 0 || !isRelaxFloatType(target.getElementType()))
     return func.emitError("the target must be a 0-d float tensor (a scalar loss), got ")
            << targetType;
+  return success();
+}
 
+LogicalResult GradientPass::checkParams(func::FuncOp func, SmallVector<int64_t> &params) {
+  SmallVector<int64_t> required(requireGrads.begin(), requireGrads.end());
+  if (Attribute attr = func->getAttr(kRequireGradsAttrName);
+      attr && !requireGrads.hasValue()) {
+    auto indices = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!indices || indices.empty())
+      return func.emitError(kRequireGradsAttrName)
+             << " must be a non-empty array of parameter indices "
+                "(`relax.require_grads = array<i64: 0, 2>`), got "
+             << attr;
+    required.assign(indices.asArrayRef().begin(), indices.asArrayRef().end());
+  }
   int64_t numArgs = func.getNumArguments();
   if (required.empty()) {
     for (int64_t i = 0; i < numArgs; ++i) {
@@ -227,7 +242,7 @@ LogicalResult GradientPass::differentiate(func::FuncOp func, func::FuncOp adjoin
   Type targetType;
   int64_t targetIndex = 0;
   SmallVector<int64_t> params;
-  if (failed(checkOptions(func, targetType, targetIndex, params)))
+  if (failed(checkTarget(func, targetType, targetIndex)) || failed(checkParams(func, params)))
     return failure();
   adjoint->removeAttr(kTargetIndexAttrName);
   adjoint->removeAttr(kRequireGradsAttrName);
@@ -255,6 +270,148 @@ LogicalResult GradientPass::differentiate(func::FuncOp func, func::FuncOp adjoin
   return success();
 }
 
+/// The backward half of a vjp split: the ops after the forward bindings.
+struct BackwardHalf {
+  SmallVector<Operation *> ops;
+  DenseSet<Operation *> opSet;
+  /// What the backward half reads from the forward one: values it keeps
+  /// (residuals) and constants it rebuilds.
+  llvm::SetVector<Value> residuals;
+  llvm::SetVector<Operation *> constants;
+};
+
+/// Splits `body` after its last forward binding; `cotangent` and `grads` (the
+/// half's results) are read by the backward half.
+static BackwardHalf splitBackward(GatheredBody &body, Value cotangent, ValueRange grads) {
+  BackwardHalf half;
+  Block &block = body.dataflow.getBody().front();
+  Operation *first = body.bindings.empty() ? &block.front() : body.bindings.back()->getNextNode();
+  for (Operation *op = first; op != block.getTerminator(); op = op->getNextNode()) {
+    half.ops.push_back(op);
+    half.opSet.insert(op);
+  }
+  auto read = [&](Value v) {
+    if (v == cotangent)
+      return;
+    Operation *def = v.getDefiningOp();
+    if (def && half.opSet.contains(def))
+      return;
+    if (def && def->hasTrait<OpTrait::ConstantLike>())
+      half.constants.insert(def);
+    else
+      half.residuals.insert(v);
+  };
+  for (Operation *op : half.ops)
+    for (Value v : op->getOperands())
+      read(v);
+  for (Value g : grads)
+    read(g);
+  return half;
+}
+
+/// `@<name>_bwd(residuals..., cotangent) -> tuple<grads...>`: the backward
+/// half's ops, reading its parameters; residuals it no longer reads after
+/// simplification are dropped (from `half.residuals` too).
+static func::FuncOp buildBackward(func::FuncOp fwd, StringRef name, BackwardHalf &half,
+                                  Value cotangent, ValueRange grads) {
+  MLIRContext *ctx = fwd.getContext();
+  Location loc = fwd.getLoc();
+  SmallVector<Type> types = llvm::map_to_vector(half.residuals, [](Value v) { return v.getType(); });
+  types.push_back(cotangent.getType());
+  auto gradTypes = TupleType::get(ctx, llvm::to_vector(ValueRange(grads).getTypes()));
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(fwd);
+  auto bwd = func::FuncOp::create(b, loc, name, FunctionType::get(ctx, types, {gradTypes}));
+  bwd.setVisibility(fwd.getVisibility());
+  Block *entry = bwd.addEntryBlock();
+  IRMapping map;
+  for (auto [v, arg] : llvm::zip(half.residuals, entry->getArguments()))
+    map.map(v, arg);
+  map.map(cotangent, entry->getArguments().back());
+  b.setInsertionPointToStart(entry);
+  auto df = DataflowOp::create(b, loc, TypeRange{gradTypes});
+  b.createBlock(&df.getBody());
+  for (Operation *op : half.constants)
+    b.clone(*op, map);
+  for (Operation *op : half.ops)
+    b.clone(*op, map);
+  SmallVector<Value> mapped = llvm::map_to_vector(grads, [&](Value g) { return map.lookup(g); });
+  OutputOp::create(b, loc, ValueRange{TupleOp::create(b, loc, mapped)});
+  b.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(b, loc, df.getResult(0));
+  removeCheckpointMarkers(df);
+  simplify(bwd);
+
+  llvm::BitVector unused(bwd.getNumArguments());
+  SmallVector<Value> kept;
+  for (auto [i, v] : llvm::enumerate(half.residuals)) {
+    if (bwd.getArgument(i).use_empty())
+      unused.set(i);
+    else
+      kept.push_back(v);
+  }
+  (void)bwd.eraseArguments(unused);
+  half.residuals = llvm::SetVector<Value>(kept.begin(), kept.end());
+  return bwd;
+}
+
+LogicalResult GradientPass::split(func::FuncOp func, func::FuncOp fwd,
+                                  SmallVectorImpl<Operation *> &extra) {
+  StringRef name = func.getSymName();
+  std::string bwdName = (name + "_bwd").str();
+  auto module = func->getParentOfType<ModuleOp>();
+  if (failed(checkNameIsFree(module, bwdName)))
+    return failure();
+  ArrayRef<Type> results = func.getFunctionType().getResults();
+  if (results.size() != 1)
+    return func.emitError("cannot differentiate '@")
+           << name << "': it must return exactly one value, not " << results.size();
+  if (!carriesGradient(results[0]))
+    return func.emitError("cannot differentiate '@")
+           << name << "' in vjp mode: its result " << results[0]
+           << " holds no float tensor to pull a cotangent back from";
+  SmallVector<int64_t> params;
+  if (failed(checkParams(func, params)))
+    return failure();
+  fwd->removeAttr(kTargetIndexAttrName);
+  fwd->removeAttr(kRequireGradsAttrName);
+  FailureOr<GatheredBody> body = gatherBody(fwd, name, kForward);
+  if (failed(body))
+    return failure();
+  Value ret = body->results.front();
+  // The combined function reads the cotangent as an extra parameter, which
+  // becomes @bwd's last.
+  unsigned ctIndex = fwd.getNumArguments();
+  if (failed(fwd.insertArgument(ctIndex, results[0], DictionaryAttr::get(fwd.getContext()),
+                                fwd.getLoc())))
+    return fwd.emitError("internal error: cannot add the cotangent parameter");
+  Value cotangent = fwd.getArgument(ctIndex);
+  SmallVector<Value> seeds =
+      llvm::map_to_vector(params, [&](int64_t p) -> Value { return fwd.getArgument(p); });
+  Activity activity(body->bindings, seeds);
+  Location loc = body->ret.getLoc();
+  OpBuilder b(body->dataflow.getOutput());
+  ReverseSweep sweep(activity, body->bindings, b, loc);
+  sweep.seed(ret, cotangent);
+  if (failed(sweep.run()))
+    return failure();
+  SmallVector<Value> grads = llvm::map_to_vector(seeds, [&](Value p) { return sweep.adjointOf(p); });
+
+  BackwardHalf half = splitBackward(*body, cotangent, grads);
+  func::FuncOp bwd = buildBackward(fwd, bwdName, half, cotangent, grads);
+  extra.push_back(bwd);
+
+  // @fwd: the forward bindings, returning the result and the residuals.
+  for (Operation *op : llvm::reverse(half.ops))
+    op->erase();
+  (void)fwd.eraseArgument(ctIndex);
+  b.setInsertionPoint(body->dataflow.getOutput());
+  Value residuals = TupleOp::create(b, loc, half.residuals.getArrayRef());
+  finishBody(fwd, *body, TupleOp::create(b, loc, ValueRange{ret, residuals}),
+             /*removeMarkers=*/true);
+  return success();
+}
+
 void GradientPass::runOnOperation() {
   // Names may be spaced (`func={a, b}`, a list continued over lines).
   SmallVector<std::string> names;
@@ -262,10 +419,16 @@ void GradientPass::runOnOperation() {
     names.push_back(StringRef(name).trim().str());
   if (names.empty())
     names.push_back("main");
-  auto derive = [&](func::FuncOp func, func::FuncOp adjoint) {
-    return differentiate(func, adjoint);
+  if (mode != "adjoint" && mode != "vjp") {
+    getOperation().emitError("gradient: mode must be 'adjoint' or 'vjp', got '") << mode << "'";
+    return signalPassFailure();
+  }
+  bool vjp = mode == "vjp";
+  auto derive = [&](func::FuncOp func, func::FuncOp derived,
+                    SmallVectorImpl<Operation *> &extra) {
+    return vjp ? split(func, derived, extra) : differentiate(func, derived);
   };
-  if (failed(deriveFunctions(getOperation(), names, kAdjoint, derive)))
+  if (failed(deriveFunctions(getOperation(), names, vjp ? kForward : kAdjoint, derive)))
     signalPassFailure();
 }
 

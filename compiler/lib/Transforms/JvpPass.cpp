@@ -187,7 +187,7 @@ void JvpPass::runOnOperation() {
     names.push_back(StringRef(name).trim().str());
   if (names.empty())
     names.push_back("main");
-  auto derive = [&](func::FuncOp func, func::FuncOp derived) {
+  auto derive = [&](func::FuncOp func, func::FuncOp derived, SmallVectorImpl<Operation *> &) {
     return differentiate(func, derived);
   };
   if (failed(deriveFunctions(getOperation(), names, kJvp, derive)))

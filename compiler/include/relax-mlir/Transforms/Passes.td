@@ -47,6 +47,16 @@ def GradientPass : Pass<"gradient", "::mlir::ModuleOp"> {
     file of functions with different targets. The adjoint does not carry
     them.
 
+    With `mode=vjp` the adjoint comes in two halves, so that a caller runs the
+    forward once and pulls back any number of cotangents later (JAX's `vjp`):
+    `@<func>_fwd(params...) -> tuple<result, tuple<residuals...>>` computes
+    the result and the values the backward half reads (the residuals: primal
+    values and parameters; a checkpointed segment's values are recomputed in
+    the backward half, not kept), and `@<func>_bwd(residuals..., cotangent)
+    -> tuple<grad...>` takes them and a cotangent of the result's type (any
+    result, not only a scalar: `target-index` does not apply) and returns the
+    gradients in `require-grads` order.
+
     Errors (unknown function, bad target, bad `require-grads`, no or several
     binding blocks, ops without a gradient rule) are diagnostics at the
     offending op or function; the pass then fails and adds nothing.
@@ -63,6 +73,10 @@ def GradientPass : Pass<"gradient", "::mlir::ModuleOp"> {
                "output order (default: every float parameter)">,
     Option<"targetIndex", "target-index", "int64_t", /*default=*/"0",
            "Field of a tuple result to differentiate (0 for a tensor result)">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"adjoint\"",
+           "adjoint: add @<func>_adjoint; vjp: add @<func>_fwd (the result and "
+           "the residuals) and @<func>_bwd (residuals and a cotangent of the "
+           "result to gradients)">,
   ];
   let dependentDialects = ["::mlir::relax::RelaxDialect", "::mlir::arith::ArithDialect"];
 }
