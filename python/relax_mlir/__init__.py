@@ -24,7 +24,9 @@ _LAZY = {
     "lower": "._stages", "STAGES": "._stages",
     "memory_report": "._memory", "memory_stats": "._memory",
     "jit": "._frontend", "grad": "._frontend", "value_and_grad": "._frontend",
-    "vjp": "._frontend", "Lowered": "._frontend", "Transformed": "._frontend",
+    "vjp": "._frontend", "jvp": "._frontend", "linearize": "._frontend",
+    "jacfwd": "._frontend", "jacrev": "._frontend", "hessian": "._frontend",
+    "Lowered": "._frontend", "Transformed": "._frontend",
     "config": "._config", "clear_caches": "._frontend",
     "checkpoint": ".nn",
     "ops": "._ops", "OpInfo": "._ops",
@@ -36,7 +38,8 @@ _ATTRIBUTE = {"checkpoint": "checkpoint_segment"}
 _SUBMODULES = {"ir", "passmanager", "rewrite", "dialects", "numpy", "nn", "runtime", "demo"}
 
 __all__ = ["gradient", "jacobian_vector_product", "compile", "export", "lower", "STAGES", "memory_report", "memory_stats",
-           "jit", "grad", "value_and_grad", "vjp", "checkpoint", "ops", "OpInfo", "Lowered",
+           "jit", "grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev",
+           "hessian", "checkpoint", "ops", "OpInfo", "Lowered",
            "Transformed", "config", "clear_caches",
            "Executable", "Function", "RelaxMLIRError", "GradientError", "CompilationError",
            "InvalidIRError", "TracingError", "CUDAError", "DeviceArray"]
@@ -65,7 +68,12 @@ else:
         clear_caches,
         config,
         grad,
+        hessian,
+        jacfwd,
+        jacrev,
         jit,
+        jvp,
+        linearize,
         value_and_grad,
         vjp,
     )

@@ -19,7 +19,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Union
 
 import numpy as np
@@ -27,21 +27,26 @@ import numpy as np
 from . import ir
 from ._compile import Executable
 from ._compile import compile as _compile
-from ._config import config
-from ._gradient import gradient
+from ._config import config, log_compile
+from ._gradient import gradient, jacobian_vector_product
 from ._module import functions
 from ._stages import LOWERING_STAGES, STAGES, check_stage, run_stages
 from ._trace import (
     Trace,
     Tracer,
+    TracingError,
     Treedef,
     as_leaf_array,
     current_trace,
+    user_location,
     is_float,
     tree_flatten,
     tree_leaf_count,
     tree_unflatten,
 )
+
+from .dialects import relax as relax_d
+from .errors import format_location
 
 ArgNums = Union[int, Sequence[int]]
 
@@ -92,6 +97,15 @@ def _bind(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any])
 
 def _name(fn: Callable[..., Any]) -> str:
     return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
+
+
+def _takes_varargs(fn: Callable[..., Any]) -> bool:
+    """Whether `fn` takes *args and no other positional parameter."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    return bool(params) and params[0].kind == inspect.Parameter.VAR_POSITIONAL
 
 
 def _positional_names(fn: Callable[..., Any]) -> list[str] | None:
@@ -171,6 +185,30 @@ class _CompileCache:
 
 _CACHES: weakref.WeakSet[_CompileCache] = weakref.WeakSet()
 
+# Each function's compiled signatures per transformation, for the whole
+# process (as JAX's caches are keyed by the function): `grad(loss)` made anew
+# at every step of a training loop finds the signatures an earlier `grad(loss)`
+# compiled. Bound methods and callables that cannot be weakly referenced keep
+# a cache per transformed object.
+_FUNCTION_CACHES: weakref.WeakKeyDictionary[Any, dict[Any, _CompileCache]] = \
+    weakref.WeakKeyDictionary()
+_FUNCTION_CACHES_LOCK = threading.Lock()
+
+
+def _function_cache(fn: Callable[..., Any], transform: Any) -> _CompileCache:
+    """The compiled signatures of transformation `transform` of `fn`."""
+    if inspect.ismethod(fn):
+        return _CompileCache("cache_size")
+    with _FUNCTION_CACHES_LOCK:
+        try:
+            caches = _FUNCTION_CACHES.setdefault(fn, {})
+        except TypeError:  # not weakly referenceable
+            return _CompileCache("cache_size")
+        cache = caches.get(transform)
+        if cache is None:
+            cache = caches[transform] = _CompileCache("cache_size")
+        return cache
+
 
 def clear_caches() -> None:
     """Drops every compiled signature: of all `jit`, `grad`,
@@ -181,7 +219,6 @@ def clear_caches() -> None:
     bounds are settings of `relax_mlir.config`."""
     with _EAGER_LOCK:
         _EAGER.clear()
-    _VJP_CACHE.clear()
     for cache in list(_CACHES):
         cache.clear()
     gc.collect()
@@ -191,16 +228,31 @@ def clear_caches() -> None:
 # One compiled signature
 # ----------------------------------------------------------------------------
 
+# The functions each mode compiles from its derived module.
+_FUNCTIONS = {"jit": ("main",), "grad": ("main_adjoint",), "value_and_grad": ("main_adjoint",),
+              "jvp": ("main_jvp",), "vjp": ("main_fwd", "main_bwd")}
+
+
 @dataclass
 class _Entry:
-    """A traced signature: its modules and, once compiled, its function."""
+    """A traced signature: its modules and, once compiled, its functions."""
 
     relax: ir.Module  # @main as traced
-    adjoint: ir.Module | None  # @main_adjoint only (grad modes)
+    # What the mode derives from it (and compiles): @main_adjoint (grad,
+    # value_and_grad), @main_jvp (jvp) or @main_fwd and @main_bwd (vjp).
+    adjoint: ir.Module | None
     out_treedef: Treedef  # of the function's output (loss, or (loss, aux))
     grad_treedefs: list[Treedef] | None  # one per argnum
-    function: Any = None
+    functions: Any = None  # the compiled functions of _FUNCTIONS[mode]
     trace_context: Any = None
+    # Arrays of the enclosing trace the function closed over: the traced
+    # function's trailing parameters (such an entry belongs to that trace and
+    # is not cached).
+    captures: list[Tracer] = field(default_factory=list)
+    # Which argnums leaves are differentiated (floats); the others (integers,
+    # in jvp and vjp) get zero tangents and cotangents.
+    diff_leaves: list[bool] = field(default_factory=list)
+    grad_leaf_indices: list[int] = field(default_factory=list)  # the argnums leaves
 
     def module(self) -> ir.Module:
         return self.adjoint if self.adjoint is not None else self.relax
@@ -219,6 +271,8 @@ class Transformed:
         if not callable(fn):
             raise TypeError(f"expected a function to transform, got {type(fn).__name__}")
         self.fn = fn
+        if mode not in _FUNCTIONS:
+            raise ValueError(f"unknown transformation {mode!r}")
         self.mode = mode
         self.has_aux = bool(has_aux)
         self._argnums_int = isinstance(argnums, (int, np.integer))
@@ -227,6 +281,12 @@ class Transformed:
             raise ValueError("argnums is empty: name at least one argument to differentiate")
         static_nums = _as_tuple(static_argnums, "static_argnums")
         names = _positional_names(fn)
+        # A function of *args (a jacobian made by jacrev, say): its arguments
+        # are named by position, arg0, arg1, ...
+        self._varargs = _takes_varargs(fn)
+        if self._varargs:
+            names = [f"arg{n}" for n in range(max((n + 1 for n in self.argnums if n >= 0),
+                                                  default=0))]
         self.static_names = set([static_argnames] if isinstance(static_argnames, str)
                                 else static_argnames)
         for n in static_nums:
@@ -244,7 +304,9 @@ class Transformed:
             raise ValueError("an argument cannot be both differentiated and static")
         self.opt_level = opt_level
         self.num_threads = num_threads
-        self._cache = _CompileCache("cache_size")
+        self._cache = _function_cache(fn, (mode, self.argnums, self._argnums_int, self.has_aux,
+                                           tuple(sorted(self.static_names)), opt_level,
+                                           num_threads))
         # Set on eager functions, which share one cache (keys prefixed).
         self._cache_prefix: Any = None
         self._lock = threading.Lock()
@@ -273,7 +335,10 @@ class Transformed:
 
     def _split(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[
             _Bound, list[Any], list[str], list[Treedef], Any]:
-        bound = _bind(self.fn, args, kwargs)
+        if self._varargs and not kwargs:
+            bound = _Bound([f"arg{i}" for i in range(len(args))], list(args), [None] * len(args))
+        else:
+            bound = _bind(self.fn, args, kwargs)
         leaves: list[Any] = []
         paths: list[str] = []
         treedefs: list[Treedef] = []
@@ -293,20 +358,26 @@ class Transformed:
         return bound, leaves, paths, treedefs, tuple(statics)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.mode in ("jvp", "vjp"):
+            raise TypeError(f"a {self.mode} transformation is called through relax_mlir.{self.mode}")
         if current_trace() is not None:
             return self._inline(args, kwargs)
         entry, arrays = self._entry_for(args, kwargs)
-        if entry.function is None:
+        return self._unpack(entry, self._run(entry, 0, arrays))
+
+    def _run(self, entry: _Entry, which: int, arrays: Sequence[Any]) -> Any:
+        """Calls compiled function `which` of the entry's (compiling them on
+        first use)."""
+        if entry.functions is None:
             with self._lock:
-                if entry.function is None:
+                if entry.functions is None:
                     exe: Executable = _compile(entry.module(), opt_level=self.opt_level,
                                                num_threads=self.num_threads)
-                    entry.function = exe["main_adjoint" if entry.adjoint is not None else "main"]
+                    entry.functions = [exe[name] for name in _FUNCTIONS[self.mode]]
         try:
-            result = entry.function(*arrays)
+            return entry.functions[which](*arrays)
         except MemoryError as e:
             raise MemoryError(f"{_name(self.fn)}: {e}") from None
-        return self._unpack(entry, result)
 
     def _entry_for(self, args: tuple[Any, ...], kwargs: dict[str, Any]
                    ) -> tuple[_Entry, list[np.ndarray]]:
@@ -332,9 +403,24 @@ class Transformed:
             with self._lock:
                 entry = self._cache.get(cache_key)
                 if entry is None:
+                    if config.log_compiles:
+                        log_compile(f"tracing {self.mode} of {_name(self.fn)} for "
+                                    f"{_signature(paths, arrays)}: "
+                                    f"{self._miss_reason()}")
                     entry = self._trace(bound, arrays, paths, treedefs)
-                    self._cache.put(cache_key, entry)
+                    # An entry that closed over arrays of an enclosing trace
+                    # belongs to that trace.
+                    if not entry.captures:
+                        self._cache.put(cache_key, entry)
         return entry
+
+    def _miss_reason(self) -> str:
+        if current_trace() is not None:
+            return "called while another function is traced (its IR joins that function's)"
+        if not len(self._cache):
+            return "first call"
+        return (f"a new signature (shapes, dtypes, structure or static values; "
+                f"{len(self._cache)} other signatures cached)")
 
     def _unpack(self, entry: _Entry, result: Any) -> Any:
         if entry.adjoint is None:
@@ -368,7 +454,7 @@ class Transformed:
             index += count
         grad_leaves = [i for name in self.grad_names for i in ranges[name]]
         for i in grad_leaves:
-            if not is_float(arrays[i].dtype):
+            if not is_float(arrays[i].dtype) and self.mode not in ("jvp", "vjp"):
                 raise TypeError(f"{self.mode}: argument {paths[i]} has dtype {arrays[i].dtype}; "
                                 f"only float arrays have gradients (leave it out of argnums or "
                                 f"convert it with .astype(np.float32))")
@@ -380,21 +466,33 @@ class Transformed:
             out = bound.call(self.fn, values)
             results, out_treedef = self._results(trace, out)
             trace.finish(results)
-        entry = _Entry(trace.module, None, out_treedef, None, trace_context=trace.context)
+        entry = _Entry(trace.module, None, out_treedef, None, trace_context=trace.context,
+                       captures=[outer for outer, _ in trace.captures])
         if self.mode == "jit":
             return entry
         if not grad_leaves:
             raise TypeError(f"{self.mode}: the arguments in argnums hold no arrays")
-        adjoint = gradient(trace.module, "main", require_grads=grad_leaves, target_index=0)
-        # The adjoint holds the forward bindings itself: @main need not be compiled.
-        functions(adjoint)["main"].operation.erase()
-        entry.adjoint = adjoint
+        entry.diff_leaves = [is_float(arrays[i].dtype) for i in grad_leaves]
+        entry.grad_leaf_indices = grad_leaves
+        wrt = [i for i in grad_leaves if is_float(arrays[i].dtype)]
+        if self.mode == "jvp":
+            derived = jacobian_vector_product(trace.module, "main", wrt=wrt or None)
+        elif self.mode == "vjp":
+            if not wrt:
+                raise TypeError("vjp: the primals hold no float arrays to pull back to")
+            derived = gradient(trace.module, "main", require_grads=wrt, mode="vjp")
+        else:
+            derived = gradient(trace.module, "main", require_grads=grad_leaves, target_index=0)
+        # The derived functions hold the forward bindings themselves: @main
+        # need not be compiled.
+        functions(derived)["main"].operation.erase()
+        entry.adjoint = derived
         by_name = dict(zip(bound.names, treedefs))
         entry.grad_treedefs = [by_name[name] for name in self.grad_names]
         return entry
 
     def _results(self, trace: Trace, out: Any) -> tuple[list[ir.Value], Treedef]:
-        if self.mode != "jit":
+        if self.mode in ("grad", "value_and_grad"):
             if self.has_aux:
                 if not isinstance(out, (tuple, list)) or len(out) != 2:
                     raise TypeError(f"{self.mode} with has_aux=True: the function must return "
@@ -411,9 +509,7 @@ class Transformed:
         values = []
         for leaf, path in zip(leaves, paths):
             if isinstance(leaf, Tracer):
-                if leaf._trace is not trace:
-                    raise TypeError(f"{path} is a traced array of another function")
-                values.append(leaf.value)
+                values.append(trace.lift(leaf).value)
             else:
                 try:
                     values.append(trace.constant(as_leaf_array(leaf, path)).value)
@@ -447,14 +543,128 @@ class Transformed:
         assert entry.adjoint is not None and entry.grad_treedefs is not None
         callee = outer.import_function(entry.adjoint, "main_adjoint",
                                        f"{self.__name__}_adjoint")
-        result = outer.call(callee, [v.value for v in values])
+        result = outer.call(callee, [v.value for v in values] +
+                            [c.value for c in entry.captures])
         value_part, grads_part = (outer.tuple_item(result, i) for i in (0, 1))
-        count = tree_leaf_count(entry.out_treedef)
-        value_leaves = [value_part] if count == 1 else \
-            [outer.tuple_item(value_part, i) for i in range(count)]
+        value_leaves = _leaves_of(outer, value_part, tree_leaf_count(entry.out_treedef))
         grad_count = sum(tree_leaf_count(td) for td in entry.grad_treedefs)
         return self._package(entry, value_leaves,
                              [outer.tuple_item(grads_part, i) for i in range(grad_count)])
+
+    def _inline_entry(self, args: tuple[Any, ...]) -> tuple[Trace, _Entry, list[Tracer]]:
+        """For jvp and vjp inside a trace: the entry of these arguments (traced
+        arrays of the current trace or values) and the arguments' leaves as
+        traced arrays of it."""
+        outer = current_trace()
+        assert outer is not None
+        bound, leaves, paths, treedefs, statics = self._split(args, {})
+        from . import numpy as rnp
+        values = [rnp.asarray(leaf) if isinstance(leaf, Tracer)
+                  else rnp.asarray(as_leaf_array(leaf, path))
+                  for leaf, path in zip(leaves, paths)]
+        abstract = [np.lib.stride_tricks.as_strided(np.zeros((), v.dtype), v.shape,
+                                                    [0] * len(v.shape)) for v in values]
+        return outer, self._entry(bound, abstract, paths, treedefs, statics), values
+
+    def _diff_leaf_arrays(self, entry: _Entry, tangents: Any, what: str,
+                          traced: bool) -> list[Any]:
+        """The leaves of `tangents` (one pytree per argnum, as the primals) that
+        are differentiated, as arrays of their primals' dtypes."""
+        assert entry.grad_treedefs is not None
+        out: list[Any] = []
+        flags = iter(entry.diff_leaves)
+        from . import numpy as rnp
+        for i, (tree, td) in enumerate(zip(tangents, entry.grad_treedefs)):
+            leaves, _, tdef = tree_flatten(tree)
+            if str(tdef) != str(td):
+                raise TypeError(f"{what} {i} must have the structure of primal {i}")
+            for leaf in leaves:
+                if next(flags):
+                    out.append(rnp.asarray(leaf) if traced else np.asarray(leaf))
+        return out
+
+    # jvp and vjp -----------------------------------------------------------
+
+    def _jvp(self, primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+        """`(out, tangent_out)` of `jvp` (this is a jvp transformation)."""
+        traced = current_trace() is not None
+        if traced:
+            outer, entry, values = self._inline_entry(primals)
+            t_values = self._diff_leaf_arrays(entry, tangents, "jvp: tangent", traced=True)
+            t_values = [_cast(t, v.dtype, "jvp: a tangent", v.shape)
+                        for t, v in zip(t_values, _diff_only(entry, values))]
+            callee = outer.import_function(entry.adjoint, "main_jvp", f"{self.__name__}_jvp")
+            result = outer.call(callee, [v.value for v in values] +
+                                [c.value for c in entry.captures] + [t.value for t in t_values])
+            count = tree_leaf_count(entry.out_treedef)
+            out, tout = (_leaves_of(outer, outer.tuple_item(result, i), count) for i in (0, 1))
+        else:
+            entry, arrays = self._entry_for(primals, {})
+            t_arrays = self._diff_leaf_arrays(entry, tangents, "jvp: tangent", traced=False)
+            t_arrays = [_cast(t, a.dtype, "jvp: a tangent", a.shape)
+                        for t, a in zip(t_arrays, _diff_only(entry, arrays))]
+            out_value, tout_value = self._run(entry, 0, [*arrays, *t_arrays])
+            out, tout = _flat(out_value, entry.out_treedef), _flat(tout_value, entry.out_treedef)
+        return (tree_unflatten(entry.out_treedef, iter(out)),
+                tree_unflatten(entry.out_treedef, iter(tout)))
+
+    def _vjp(self, primals: tuple[Any, ...]) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
+        """`(out, vjp_fn)` of `vjp` (this is a vjp transformation)."""
+        traced = current_trace() is not None
+        if traced:
+            outer, entry, values = self._inline_entry(primals)
+            fwd = outer.import_function(entry.adjoint, "main_fwd", f"{self.__name__}_fwd")
+            bwd = outer.import_function(entry.adjoint, "main_bwd", f"{self.__name__}_bwd")
+            result = outer.call(fwd, [v.value for v in values] +
+                                [c.value for c in entry.captures])
+            out_leaves = _leaves_of(outer, outer.tuple_item(result, 0),
+                                    tree_leaf_count(entry.out_treedef))
+            res_part = outer.tuple_item(result, 1)
+            residuals = [outer.tuple_item(res_part, i)
+                         for i in range(ir.TupleType(res_part.type).num_types)]
+            primal_leaves: list[Any] = values
+        else:
+            entry, arrays = self._entry_for(primals, {})
+            out_value, residual_values = self._run(entry, 0, arrays)
+            out_leaves = _flat(out_value, entry.out_treedef)
+            residuals = list(residual_values)
+            primal_leaves = arrays
+        out = tree_unflatten(entry.out_treedef, iter(out_leaves))
+        assert entry.grad_treedefs is not None
+        grad_treedefs = entry.grad_treedefs
+
+        def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
+            if traced and current_trace() is not outer:
+                raise TracingError(
+                    f"{format_location(user_location())}: vjp_fn must be called in the function "
+                    f"in which vjp was called",
+                    "its residuals are traced arrays of that function; call vjp again where "
+                    "the cotangent is")
+            from . import numpy as rnp
+            leaves, _, ct_def = tree_flatten(cotangent)
+            if str(ct_def) != str(entry.out_treedef):
+                raise TypeError(f"vjp_fn: the cotangent must have the structure of the output "
+                                f"({_structure(out)}), got {_structure(cotangent)}")
+            cts = [_cast(c, o.dtype, "vjp_fn: a cotangent", o.shape)
+                   for c, o in zip(leaves, out_leaves)]
+            if traced:
+                ct_value = cts[0].value if len(cts) == 1 else \
+                    outer.emit(relax_d.tuple, [c.value for c in cts], op="tuple")
+                result = outer.call(bwd, [r.value if isinstance(r, Tracer) else r
+                                          for r in residuals] + [ct_value])
+                count = ir.TupleType(result.type).num_types
+                grads = iter(outer.tuple_item(result, i) for i in range(count))
+            else:
+                ct_value = cts[0] if len(cts) == 1 else tuple(cts)
+                grads = iter(self._run(entry, 1, [*residuals, ct_value]))
+            leaf_grads = [next(grads) if d else
+                          (rnp.zeros_like(primal_leaves[i]) if traced
+                           else np.zeros_like(primal_leaves[i]))
+                          for i, d in zip(entry.grad_leaf_indices, entry.diff_leaves)]
+            flat = iter(leaf_grads)
+            return tuple(tree_unflatten(td, flat) for td in grad_treedefs)
+
+        return out, vjp_fn
 
     # Inspection ------------------------------------------------------------
 
@@ -462,6 +672,36 @@ class Transformed:
         """Traces (and differentiates) for these arguments without running:
         `.as_text(stage)` shows the IR at each stage."""
         return Lowered(self, self._entry_for(args, kwargs)[0])
+
+
+def _diff_only(entry: _Entry, leaves: Sequence[Any]) -> list[Any]:
+    """The differentiated ones of the argnums leaves (the first ones)."""
+    return [leaves[i] for i, d in zip(entry.grad_leaf_indices, entry.diff_leaves) if d]
+
+
+def _cast(value: Any, dtype: Any, what: str, shape: Sequence[int]) -> Any:
+    """A tangent or cotangent as an array of `dtype` (traced inside a trace),
+    checked against `shape`."""
+    if isinstance(value, Tracer) or current_trace() is not None:
+        from . import numpy as rnp
+        array = rnp.asarray(value)
+        if array.dtype != dtype:
+            array = rnp.astype(array, dtype)
+    else:
+        array = np.asarray(value, dtype)
+    if tuple(array.shape) != tuple(shape):
+        raise ValueError(f"{what} has shape {tuple(array.shape)}, but its primal has shape "
+                         f"{tuple(shape)}")
+    return array
+
+
+def _leaves_of(trace: Trace, value: Any, count: int) -> list[Any]:
+    """The `count` leaves of a traced result: the value itself, or its fields."""
+    return [value] if count == 1 else [trace.tuple_item(value, i) for i in range(count)]
+
+
+def _signature(paths: Sequence[str], arrays: Sequence[np.ndarray]) -> str:
+    return ", ".join(f"{p}: {a.dtype}{list(a.shape)}" for p, a in zip(paths, arrays)) or "()"
 
 
 def _flat(value: Any, treedef: Treedef) -> list[Any]:
@@ -581,62 +821,199 @@ def value_and_grad(fn: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool =
                        opt_level=opt_level, num_threads=num_threads)
 
 
-_VJP_CACHE: weakref.WeakKeyDictionary[Any, tuple[Transformed, Transformed]] = \
-    weakref.WeakKeyDictionary()
+def jvp(fn: Callable[..., Any], primals: Sequence[Any],
+        tangents: Sequence[Any]) -> tuple[Any, Any]:
+    """JAX's `jvp`: `(fn(*primals), tangent_out)`, the output and its
+    directional derivative along `tangents` (one per primal, of its
+    structure, shapes and dtypes), computed in one compiled call through the
+    compiler's jvp pass (forward mode). Integer primals take no tangent part
+    (their tangents are ignored; integer outputs get zero tangents). Nests
+    with every other transformation, inside `jit` too."""
+    if not callable(fn):
+        raise TypeError(f"jvp: expected a function, got {type(fn).__name__}")
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError("jvp: primals and tangents must be tuples (or lists), one entry per "
+                        f"argument of the function: jvp(f, (x,), (t,)); got "
+                        f"{type(primals).__name__} and {type(tangents).__name__}")
+    if len(primals) != len(tangents):
+        raise TypeError(f"jvp: {len(primals)} primals but {len(tangents)} tangents; give one "
+                        f"tangent per primal")
+    if not primals:
+        raise TypeError("jvp: no primals given")
+    transformed = Transformed(fn, "jvp", argnums=tuple(range(len(primals))))
+    return transformed._jvp(tuple(primals), tuple(tangents))
+
+
+def _jvp_at(fn: Callable[..., Any], args: tuple[Any, ...], argnums: tuple[int, ...],
+            tangents: Sequence[Any]) -> tuple[Any, Any]:
+    """jvp of `fn` along `tangents` of the arguments at `argnums`, the others
+    held fixed (one cached transformation of `fn` itself)."""
+    return Transformed(fn, "jvp", argnums=argnums)._jvp(args, tuple(tangents))
+
+
+def _vjp_at(fn: Callable[..., Any], args: tuple[Any, ...], argnums: tuple[int, ...]
+            ) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
+    """vjp of `fn` with respect to the arguments at `argnums`."""
+    return Transformed(fn, "vjp", argnums=argnums)._vjp(args)
+
+
+def linearize(fn: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., Any]]:
+    """JAX's `linearize`: `(fn(*primals), f_jvp)` where `f_jvp(*tangents)` is
+    the Jacobian-vector product at `primals`. Here `f_jvp` runs the compiled
+    jvp (the primal computation with it) on each call; the first output is
+    computed once."""
+    out, _ = jvp(fn, primals, [_zeros_like_tree(p) for p in primals])
+
+    def f_jvp(*tangents: Any) -> Any:
+        return jvp(fn, primals, tangents)[1]
+
+    return out, f_jvp
 
 
 def vjp(fn: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
-    """`(fn(*primals), vjp_fn)`: `vjp_fn(cotangent)` returns, for each primal,
-    the cotangent pulled back through `fn` (the gradient of
-    `sum(fn(*primals) * cotangent)`), for outputs of any shape and structure.
-    Integer outputs take no part (their cotangents are ignored)."""
+    """JAX's `vjp`: `(fn(*primals), vjp_fn)`: `vjp_fn(cotangent)` returns, for
+    each primal, the cotangent pulled back through `fn`, for outputs of any
+    shape and structure. The forward runs once (the gradient pass's vjp mode
+    keeps its residuals); each `vjp_fn` call runs only the backward half.
+    Integer outputs take no part (their cotangents are ignored); integer
+    primals get zeros. Nests with every other transformation, inside `jit`
+    too."""
     if not callable(fn):
         raise TypeError(f"vjp: expected a function, got {type(fn).__name__}")
-    try:
-        forward, backward = _VJP_CACHE[fn]
-    except (KeyError, TypeError):
-        forward, backward = jit(fn), grad(_pull_back(fn), argnums=0)
-        try:
-            _VJP_CACHE[fn] = (forward, backward)
-        except TypeError:  # not weak-referenceable: not cached
-            pass
-    out = forward(*primals)
-
-    def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
-        _, _, out_def = tree_flatten(out)
-        leaves, _, ct_def = tree_flatten(cotangent)
-        if str(ct_def) != str(out_def):
-            raise TypeError(f"vjp_fn: the cotangent must have the structure of the output "
-                            f"({_structure(out)}), got {_structure(cotangent)}")
-        out_leaves = tree_flatten(out)[0]
-        cotangent = tree_unflatten(ct_def, iter(
-            np.asarray(c, o.dtype) for c, o in zip(leaves, out_leaves)))
-        return tuple(backward(tuple(primals), cotangent))
-
-    return out, vjp_fn
+    if not primals:
+        raise TypeError("vjp: no primals given")
+    return Transformed(fn, "vjp", argnums=tuple(range(len(primals))))._vjp(primals)
 
 
-def _pull_back(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """`(primals, cotangent) -> sum over float outputs of sum(out * cotangent)`:
-    its gradient with respect to the primals is the vector-Jacobian product."""
+def _basis(shape: Sequence[int], dtype: Any, traced: bool) -> list[Any]:
+    """One-hot arrays of `shape`, one per element in row-major order."""
+    n = int(np.prod(shape, dtype=np.int64))
+    eye = np.eye(n, dtype=dtype)
+    return [eye[i].reshape(shape) for i in range(n)]
+
+
+def _stack(arrays: Sequence[Any], shape: Sequence[int]) -> Any:
+    """`arrays` stacked on a new leading axis and reshaped to `shape`."""
+    if any(isinstance(a, Tracer) for a in arrays) or current_trace() is not None:
+        from . import numpy as rnp
+        if not arrays:
+            return rnp.zeros(tuple(shape))
+        return rnp.reshape(rnp.stack(list(arrays)), tuple(shape))
+    if not arrays:
+        return np.zeros(tuple(shape))
+    return np.reshape(np.stack([np.asarray(a) for a in arrays]), tuple(shape))
+
+
+def jacrev(fn: Callable[..., Any], argnums: ArgNums = 0) -> Callable[..., Any]:
+    """JAX's `jacrev`: the Jacobian of `fn` with respect to argument `argnums`
+    (a tuple: a tuple of them), by reverse mode: one forward (vjp) and one
+    backward pass per output element. Each output leaf of shape O holds, per
+    differentiated argument, its leaves' Jacobians of shape O + input shape."""
+    nums = _as_tuple(argnums, "argnums")
+    single = isinstance(argnums, (int, np.integer))
+
+    def jacobian(*args: Any) -> Any:
+        diff = tuple(args[n] for n in nums)
+        out, pullback = _vjp_at(fn, args, nums)
+        out_leaves, _, out_def = tree_flatten(out)
+        traced = current_trace() is not None
+        rows_per_leaf: list[list[tuple[Any, ...]]] = []
+        for k, o in enumerate(out_leaves):
+            rows = []
+            for e in _basis(np.shape(o), o.dtype, traced):
+                ct = [e if j == k else np.zeros(np.shape(p), p.dtype)
+                      for j, p in enumerate(out_leaves)]
+                rows.append(pullback(tree_unflatten(out_def, iter(ct))))
+            rows_per_leaf.append(rows)
+        per_out = []
+        for o, rows in zip(out_leaves, rows_per_leaf):
+            per_arg = []
+            for i, d in enumerate(diff):
+                d_leaves, _, d_def = tree_flatten(d)
+                blocks = []
+                for m, leaf in enumerate(d_leaves):
+                    parts = [tree_flatten(r[i])[0][m] for r in rows]
+                    blocks.append(_stack(parts, tuple(np.shape(o)) + tuple(np.shape(leaf))))
+                per_arg.append(tree_unflatten(d_def, iter(blocks)))
+            per_out.append(per_arg[0] if single else tuple(per_arg))
+        return tree_unflatten(out_def, iter(per_out))
+
+    return jacobian
+
+
+def jacfwd(fn: Callable[..., Any], argnums: ArgNums = 0) -> Callable[..., Any]:
+    """JAX's `jacfwd`: the Jacobian of `fn` with respect to argument `argnums`
+    (a tuple: a tuple of them), by forward mode: one jvp per input element.
+    Same layout as `jacrev`: output shape + input shape."""
+    nums = _as_tuple(argnums, "argnums")
+    single = isinstance(argnums, (int, np.integer))
+
+    def jacobian(*args: Any) -> Any:
+        diff = tuple(args[n] for n in nums)
+        traced = current_trace() is not None
+        columns: list[list[list[Any]]] = []  # [arg][leaf][element] -> output tangent
+        out = None
+        zero_tangents = [_zeros_like_tree(d) for d in diff]
+        for i, d in enumerate(diff):
+            d_leaves, _, d_def = tree_flatten(d)
+            per_leaf = []
+            for m, leaf in enumerate(d_leaves):
+                cols = []
+                for e in _basis(np.shape(leaf), np.asarray(leaf).dtype if not isinstance(
+                        leaf, Tracer) else leaf.dtype, traced):
+                    t_leaves = tree_flatten(zero_tangents[i])[0]
+                    t_leaves[m] = e
+                    tangents = list(zero_tangents)
+                    tangents[i] = tree_unflatten(d_def, iter(t_leaves))
+                    out, t_out = _jvp_at(fn, args, nums, tangents)
+                    cols.append(t_out)
+                per_leaf.append(cols)
+            columns.append(per_leaf)
+        if out is None:
+            out = fn(*args)
+        out_leaves, _, out_def = tree_flatten(out)
+        per_out = []
+        for k, o in enumerate(out_leaves):
+            per_arg = []
+            for i, d in enumerate(diff):
+                d_leaves, _, d_def = tree_flatten(d)
+                blocks = []
+                for m, leaf in enumerate(d_leaves):
+                    parts = [tree_flatten(c)[0][k] for c in columns[i][m]]
+                    n_in = int(np.prod(np.shape(leaf), dtype=np.int64))
+                    stacked = _stack(parts, (n_in,) + tuple(np.shape(o)))
+                    # (inputs, outputs) -> outputs + inputs
+                    blocks.append(_move_first_axis_last(stacked, np.shape(o), np.shape(leaf)))
+                per_arg.append(tree_unflatten(d_def, iter(blocks)))
+            per_out.append(per_arg[0] if single else tuple(per_arg))
+        return tree_unflatten(out_def, iter(per_out))
+
+    return jacobian
+
+
+def _move_first_axis_last(a: Any, out_shape: Sequence[int], in_shape: Sequence[int]) -> Any:
+    """[n_in, *out] -> [*out, *in]."""
+    rank = len(out_shape)
+    perm = tuple(range(1, rank + 1)) + (0,)
+    shape = tuple(out_shape) + tuple(in_shape)
+    if isinstance(a, Tracer):
+        from . import numpy as rnp
+        return rnp.reshape(rnp.transpose(a, perm), shape)
+    return np.reshape(np.transpose(a, perm), shape)
+
+
+def hessian(fn: Callable[..., Any], argnums: ArgNums = 0) -> Callable[..., Any]:
+    """JAX's `hessian`: `jacfwd(jacrev(fn, argnums), argnums)` (forward over
+    reverse)."""
+    return jacfwd(jacrev(fn, argnums), argnums)
+
+
+def _zeros_like_tree(tree: Any) -> Any:
+    leaves, _, td = tree_flatten(tree)
     from . import numpy as rnp
-
-    def pulled_back(primals: tuple[Any, ...], cotangent: Any) -> Any:
-        out_leaves, _, _ = tree_flatten(fn(*primals))
-        ct_leaves, _, _ = tree_flatten(cotangent)
-        total = None
-        for o, c in zip(out_leaves, ct_leaves):
-            if isinstance(o, Tracer) and is_float(o.dtype):
-                if c.shape != o.shape:
-                    raise ValueError(f"vjp: a cotangent of shape {c.shape} was given for an "
-                                     f"output of shape {o.shape}")
-                term = rnp.sum(o * rnp.astype(c, o.dtype))
-                total = term if total is None else total + rnp.astype(term, total.dtype)
-        if total is None:
-            raise TypeError("vjp: the function has no float output to pull back")
-        return total
-
-    return pulled_back
+    zeros = [rnp.zeros_like(v) if isinstance(v, Tracer) else np.zeros_like(np.asarray(v))
+             for v in leaves]
+    return tree_unflatten(td, iter(zeros))
 
 
 def _structure(tree: Any) -> str:

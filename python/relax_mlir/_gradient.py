@@ -26,6 +26,7 @@ def gradient(
     func: str = "main",
     require_grads: Sequence[int | str] | None = None,
     target_index: int | None = None,
+    mode: str = "adjoint",
 ) -> ir.Module:
     """Differentiates `func` and returns a new module that also holds `<func>_adjoint`.
 
@@ -39,13 +40,30 @@ def gradient(
     (every float parameter and 0 otherwise). A function body written without a `relax.dataflow`
     block is first gathered into one. The input module is left unchanged.
 
+    With `mode="vjp"` the adjoint comes in two halves instead (JAX's `vjp`):
+    `<func>_fwd(params...)` returns `(result, residuals)` and
+    `<func>_bwd(*residuals, cotangent)` the gradients for a cotangent of the
+    result's type (any result, not only a scalar; `target_index` does not
+    apply), so that the forward runs once for any number of cotangents.
+
     Raises `ValueError`/`TypeError` for bad arguments and `GradientError` (with
     MLIR's diagnostics) when the pass rejects the function.
     """
     module = as_module(module)
     if not isinstance(func, str) or not func.replace("_", "a").isalnum():
         raise ValueError(f"func must be a function name such as 'main', got {func!r}")
+    if mode not in ("adjoint", "vjp"):
+        raise ValueError(f"mode must be 'adjoint' or 'vjp', got {mode!r}")
     fn = require_function(module, func)
+    if mode == "vjp":
+        options = [f"func={func}", "mode=vjp"]
+        if require_grads is not None:
+            indices = _resolve_params(parameter_names(fn), require_grads, func)
+            options.append("require-grads=" + ",".join(str(i) for i in indices))
+        result = clone_module(module)
+        run_passes(result, "builtin.module(func.func(relax-convert-to-dataflow), gradient{"
+                   + " ".join(options) + "})", GradientError, f"cannot differentiate '{func}'")
+        return result
     if target_index is None:
         target_index = _target_index_attribute(fn, func)
     target_index = _as_index(target_index, "target_index")

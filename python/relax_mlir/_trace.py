@@ -42,11 +42,17 @@ class TracingError(RelaxMLIRError, ValueError):
 TracingError.__module__ = "relax_mlir"
 
 
-def escaped_tracer() -> TracingError:
-    """The error for a traced array used after (or outside) its trace."""
-    return TracingError("a traced array was used outside the function traced with it",
-                        "traced arrays exist only while their function is traced; "
-                        "return values from the function instead of keeping them")
+def escaped_tracer(tracer: Any = None) -> TracingError:
+    """The error for a traced array used after (or outside) its trace, naming
+    the user's line."""
+    what = f" ({tracer!r})" if tracer is not None else ""
+    return TracingError(
+        f"{_where(user_location())}: a traced array{what} was used after the function "
+        f"traced with it returned",
+        "traced arrays exist only while their function is traced (a function may use "
+        "those of the functions it is called in: they become inputs of the inner "
+        "function). Return values from the traced function instead of keeping them "
+        "in a global or an attribute")
 
 
 def element_name(dtype: Any, what: str = "dtype") -> str:
@@ -179,9 +185,19 @@ def current_trace() -> Trace | None:
 
 
 class Trace:
-    """One function being traced into `@main` of a fresh module."""
+    """One function being traced into `@main` of a fresh module.
+
+    Traces nest (a `grad` called while a `jit` function is traced traces its
+    function in a trace of its own): each knows the trace it began in, its
+    `parent`. A traced array of an enclosing trace used in this one (a
+    closure) is `lift`ed: it becomes a parameter of this trace's function
+    (after the explicit ones, in order of first use), recorded in `captures`
+    with the outer array to pass for it where the function is called."""
 
     def __init__(self) -> None:
+        self.parent: Trace | None = None
+        self.captures: list[tuple[Tracer, Tracer]] = []  # (outer array, parameter)
+        self._captured: dict[int, Tracer] = {}
         self.context = ir.Context()
         self.context.__enter__()
         try:
@@ -203,9 +219,44 @@ class Trace:
             self.block = self.func.add_entry_block()
         return [Tracer(self, v) for v in self.block.arguments]
 
+    def lift(self, tracer: Tracer) -> Tracer:
+        """`tracer` as an array of this trace: itself, or (an array of an
+        enclosing trace) the parameter standing for it; a TracingError for an
+        array of a trace that has ended."""
+        if tracer._trace is self:
+            return tracer
+        if not self.encloses(tracer._trace):
+            raise escaped_tracer(tracer)
+        assert self.parent is not None and self.block is not None
+        outer = tracer if tracer._trace is self.parent else self.parent.lift(tracer)
+        inner = self._captured.get(id(outer))
+        if inner is None:
+            with self.context, ir.Location.unknown():
+                arg = self.block.add_argument(tensor_type(outer.shape, outer.dtype),
+                                              ir.Location.unknown())
+            inner = Tracer(self, arg)
+            self._captured[id(outer)] = inner
+            self.captures.append((outer, inner))
+        return inner
+
+    def encloses(self, other: Trace) -> bool:
+        """Whether `other` is a trace this one began in (directly or not)."""
+        trace = self.parent
+        while trace is not None:
+            if trace is other:
+                return True
+            trace = trace.parent
+        return False
+
     def finish(self, results: Sequence[ir.Value]) -> None:
         """Returns `results` (one value, or a tuple of them) from the function."""
         assert self.block is not None
+        if self.captures:
+            names = list(self.func.arg_attrs) + [
+                ir.DictAttr.get({"relax.name": ir.StringAttr.get(f"captured{i}")},
+                                context=self.context)
+                for i in range(len(self.captures))]
+            self.func.arg_attrs = ir.ArrayAttr.get(names, context=self.context)
         with ir.InsertionPoint(self.block), ir.Location.unknown():
             if len(results) == 1:
                 value = results[0]
@@ -218,6 +269,7 @@ class Trace:
                    TracingError, "the traced function is invalid IR")
 
     def __enter__(self) -> Trace:
+        self.parent = current_trace()
         _STATE.stack.append(self)
         return self
 
@@ -243,6 +295,11 @@ class Trace:
         except ir.MLIRError as e:
             name = op or getattr(builder, "__name__", "op")
             raise TracingError(f"{_where(loc)}: invalid {name}", format_mlir_error(e)) from None
+
+    def operand(self, value: Any) -> Any:
+        """A builder operand: a traced array's value in this trace (lifted
+        from an enclosing trace if need be); anything else as it is."""
+        return self.lift(value).value if isinstance(value, Tracer) else value
 
     def import_function(self, module: ir.Module, name: str, base: str) -> str:
         """Copies function `name` of `module` (another trace's) into this

@@ -35,7 +35,6 @@ from ._trace import (
     current_trace,
     element_name,
     element_type,
-    escaped_tracer,
     is_float,
     tensor_type,
 )
@@ -94,8 +93,7 @@ def _trace() -> Trace:
 def asarray(x: Any, dtype: Any = None) -> Tracer:
     """`x` as a traced array: numpy arrays and Python scalars become constants."""
     if isinstance(x, Tracer):
-        if x._trace is not current_trace():
-            raise escaped_tracer()
+        x = _trace().lift(x)
         return x if dtype is None else astype(x, dtype)
     if dtype is None and isinstance(x, float):
         dtype = _np.float32
@@ -135,7 +133,7 @@ def _axes(axis: Axis) -> list[int] | None:
 
 def _emit(builder: Callable[..., Any], *args: Any, **kwargs: Any) -> Tracer:
     trace = _trace()
-    values = [a.value if isinstance(a, Tracer) else a for a in args]
+    values = [trace.operand(a) for a in args]
     return Tracer(trace, trace.emit(builder, *values, op=builder.__name__, **kwargs))
 
 

@@ -1,0 +1,319 @@
+"""Transformations that nest: closures over traced values, jvp, vjp with kept
+residuals, linearize, jacfwd/jacrev/hessian, and the process-wide compile
+cache (issue 28).
+
+Each result is checked in float64 against a closed form or central finite
+differences.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+import relax_mlir
+import relax_mlir.numpy as rnp
+
+RNG = np.random.default_rng(28)
+
+
+def rand(*shape: int) -> np.ndarray:
+    return RNG.uniform(-1.0, 1.0, shape)
+
+
+def loss(p: dict, x: np.ndarray, y: np.ndarray):
+    h = rnp.tanh(x @ p["w"] + p["b"])
+    return rnp.mean((h - y) ** 2)
+
+
+def numeric_grad(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
+    g = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = h
+        g[i] = (f(x + e) - f(x - e)) / (2 * h)
+    return g
+
+
+# ----------------------------------------------------------------------------
+# Closures: inner transformations read the enclosing function's traced arrays
+# ----------------------------------------------------------------------------
+
+def test_grad_of_a_closure_inside_jit_is_jaxs_idiom() -> None:
+    """jit(step) where step takes value_and_grad of a lambda closing over the
+    batch: the batch arrays become inputs of the inner function."""
+    x, y = rand(5, 3), rand(5, 2)
+    p = {"w": rand(3, 2), "b": rand(2)}
+
+    @relax_mlir.jit
+    def step(p, x, y):
+        value, g = relax_mlir.value_and_grad(lambda q: loss(q, x, y))(p)
+        return value, {k: p[k] - 0.1 * g[k] for k in p}
+
+    value, new = step(p, x, y)
+    expected_value, expected = relax_mlir.value_and_grad(loss)(p, x, y)
+    np.testing.assert_allclose(value, expected_value, rtol=1e-12)
+    for k in p:
+        np.testing.assert_allclose(new[k], p[k] - 0.1 * expected[k], rtol=1e-12, atol=1e-14)
+
+
+def test_outer_gradient_flows_through_the_closed_over_values() -> None:
+    """f(a) = sum(grad_b(sum(sin(a b)))(x)) = sum(a cos(a x)): the inner
+    gradient treats a as a constant, the outer one differentiates through it:
+    df/da = cos(a x) - a x sin(a x)."""
+    a, x = rand(4), rand(4)
+
+    def f(a):
+        inner = relax_mlir.grad(lambda b: rnp.sum(rnp.sin(a * b)))(x)
+        return rnp.sum(inner)
+
+    got = relax_mlir.grad(f)(a)
+    np.testing.assert_allclose(got, np.cos(a * x) - a * x * np.sin(a * x), rtol=1e-12)
+    np.testing.assert_allclose(relax_mlir.jit(relax_mlir.grad(f))(a), got, rtol=1e-12)
+
+
+def test_closures_over_two_enclosing_levels() -> None:
+    """A value of the outermost trace used two levels down is passed through
+    the middle one: d/da [d/db [d/dc sum(a b c^2)]] at c = z, b = y is 2 z
+    (summed over the elements), for every element of a."""
+    a, y, z = rand(3), rand(3), rand(3)
+
+    def f(a):
+        def g(b):
+            inner = relax_mlir.grad(lambda c: rnp.sum(a * b * c * c))(z)  # 2 a b z
+            return rnp.sum(inner)
+        return rnp.sum(relax_mlir.grad(g)(y))  # sum(2 a z)
+
+    np.testing.assert_allclose(relax_mlir.grad(f)(a), 2 * z, rtol=1e-12)
+    np.testing.assert_allclose(relax_mlir.jit(relax_mlir.grad(f))(a), 2 * z, rtol=1e-12)
+
+
+def test_nested_jit_grad_jit() -> None:
+    f = relax_mlir.jit(lambda v: rnp.sum(rnp.exp(v) * v))
+    v = rand(5)
+    got = relax_mlir.jit(relax_mlir.grad(f))(v)
+    np.testing.assert_allclose(got, np.exp(v) * (v + 1), rtol=1e-12)
+
+
+# ----------------------------------------------------------------------------
+# The process-wide cache
+# ----------------------------------------------------------------------------
+
+def test_grad_made_anew_each_step_compiles_once(caplog: pytest.LogCaptureFixture) -> None:
+    """A training loop that writes relax_mlir.grad(loss) inside the loop finds
+    the signature the first step compiled (the cache is keyed by the function,
+    as JAX's is), and log_compiles says why the one trace happened."""
+    def local_loss(p, x, y):
+        return loss(p, x, y)
+
+    x, y = rand(4, 3), rand(4, 2)
+    p = {"w": rand(3, 2), "b": rand(2)}
+    relax_mlir.config.update("log_compiles", True)
+    try:
+        with caplog.at_level(logging.WARNING, logger="relax_mlir"):
+            for _ in range(4):
+                g = relax_mlir.grad(local_loss)(p, x, y)
+                p = {k: p[k] - 0.1 * g[k] for k in p}
+    finally:
+        relax_mlir.config.update("log_compiles", False)
+    traces = [r.getMessage() for r in caplog.records if "tracing grad" in r.getMessage()]
+    assert len(traces) == 1, traces
+    assert "local_loss" in traces[0] and "first call" in traces[0], traces[0]
+    assert "p['w']: float64[3, 2]" in traces[0], traces[0]
+    assert relax_mlir.grad(local_loss).cache_size == 1
+
+
+def test_a_new_signature_is_logged_with_its_reason(caplog: pytest.LogCaptureFixture) -> None:
+    def f(v):
+        return rnp.sum(v * v)
+
+    relax_mlir.config.update("log_compiles", True)
+    try:
+        with caplog.at_level(logging.WARNING, logger="relax_mlir"):
+            relax_mlir.jit(f)(rand(3))
+            relax_mlir.jit(f)(rand(3))
+            relax_mlir.jit(f)(rand(4))
+    finally:
+        relax_mlir.config.update("log_compiles", False)
+    traces = [r.getMessage() for r in caplog.records if "tracing jit" in r.getMessage()]
+    assert len(traces) == 2, traces
+    assert "first call" in traces[0] and "a new signature" in traces[1], traces
+
+
+# ----------------------------------------------------------------------------
+# jvp, linearize
+# ----------------------------------------------------------------------------
+
+def test_jvp_matches_central_differences() -> None:
+    w, v = rand(3, 4), rand(4)
+    tw, tv = rand(3, 4), rand(4)
+
+    def f(w, v):
+        return rnp.tanh(w @ v) * rnp.sum(v)
+
+    out, tangent = relax_mlir.jvp(f, (w, v), (tw, tv))
+    np_f = lambda w, v: np.tanh(w @ v) * np.sum(v)
+    h = 1e-6
+    expected = (np_f(w + h * tw, v + h * tv) - np_f(w - h * tw, v - h * tv)) / (2 * h)
+    np.testing.assert_allclose(out, np_f(w, v), rtol=1e-12)
+    np.testing.assert_allclose(tangent, expected, rtol=1e-7, atol=1e-9)
+
+
+def test_jvp_of_structured_outputs_and_integer_inputs() -> None:
+    """Pytrees in and out; an integer primal takes no tangent part, an integer
+    output gets a zero tangent."""
+    x = rand(3)
+    idx = np.array([2, 0], np.int64)
+
+    def f(p, i):
+        return {"y": rnp.take(p["x"] * p["x"], i), "i": i}
+
+    out, t = relax_mlir.jvp(f, ({"x": x}, idx), ({"x": np.ones(3)}, np.zeros(2, np.int64)))
+    np.testing.assert_allclose(out["y"], (x * x)[idx], rtol=1e-15)
+    np.testing.assert_allclose(t["y"], 2 * x[idx], rtol=1e-15)
+    np.testing.assert_array_equal(t["i"], np.zeros(2, np.int64))
+
+
+def test_jvp_inside_jit_with_a_closure() -> None:
+    a, t = rand(5), rand(5)
+
+    @relax_mlir.jit
+    def h(a, t):
+        return relax_mlir.jvp(lambda b: rnp.sin(b) * b * a, (a,), (t,))[1]
+
+    np.testing.assert_allclose(h(a, t), (np.cos(a) * a + np.sin(a)) * a * t, rtol=1e-12)
+
+
+def test_jvp_arguments_are_checked() -> None:
+    f = lambda v: v * 2
+    with pytest.raises(TypeError, match="tuples"):
+        relax_mlir.jvp(f, rand(3), rand(3))
+    with pytest.raises(TypeError, match="2 primals but 1 tangents"):
+        relax_mlir.jvp(lambda a, b: a * b, (rand(3), rand(3)), (rand(3),))
+    with pytest.raises(ValueError, match="shape"):
+        relax_mlir.jvp(f, (rand(3),), (rand(4),))
+
+
+def test_linearize() -> None:
+    x = rand(4)
+    out, f_jvp = relax_mlir.linearize(lambda v: rnp.exp(v) * v, x)
+    np.testing.assert_allclose(out, np.exp(x) * x, rtol=1e-12)
+    for _ in range(2):
+        t = rand(4)
+        np.testing.assert_allclose(f_jvp(t), np.exp(x) * (x + 1) * t, rtol=1e-12)
+
+
+# ----------------------------------------------------------------------------
+# vjp
+# ----------------------------------------------------------------------------
+
+def test_vjp_keeps_residuals_and_pulls_back_many_cotangents() -> None:
+    w, v = rand(3, 4), rand(4)
+
+    def f(w, v):
+        return {"y": rnp.tanh(w @ v), "s": rnp.sum(v * v)}
+
+    out, pullback = relax_mlir.vjp(f, w, v)
+    d = 1 - np.tanh(w @ v) ** 2
+    for _ in range(3):
+        cy, cs = rand(3), rand()
+        gw, gv = pullback({"y": cy, "s": cs})
+        np.testing.assert_allclose(gw, np.outer(cy * d, v), rtol=1e-12)
+        np.testing.assert_allclose(gv, w.T @ (cy * d) + 2 * cs * v, rtol=1e-12)
+    with pytest.raises(TypeError, match="structure of the output"):
+        pullback(rand(3))
+
+
+def test_vjp_inside_jit() -> None:
+    a, c = rand(5), rand(5)
+
+    @relax_mlir.jit
+    def g(a, c):
+        _, pullback = relax_mlir.vjp(lambda b: rnp.sin(b) * b, a)
+        return pullback(c)[0]
+
+    np.testing.assert_allclose(g(a, c), (np.cos(a) * a + np.sin(a)) * c, rtol=1e-12)
+
+
+def test_vjp_integer_primal_gets_zeros() -> None:
+    x, i = rand(4), np.array([1, 3], np.int64)
+    _, pullback = relax_mlir.vjp(lambda v, j: rnp.take(v, j) * 3.0, x, i)
+    gx, gi = pullback(np.ones(2))
+    np.testing.assert_allclose(gx, np.array([0.0, 3.0, 0.0, 3.0]))
+    np.testing.assert_array_equal(gi, np.zeros(2, np.int64))
+
+
+# ----------------------------------------------------------------------------
+# Jacobians and Hessians against closed forms
+# ----------------------------------------------------------------------------
+
+A = rand(4, 4)
+SECOND_ORDER = {
+    # name: (f in relax_mlir.numpy, its Hessian in numpy)
+    "sin_x_times_x": (lambda x: rnp.sum(rnp.sin(x) * x),
+                      lambda x: np.diag(2 * np.cos(x) - x * np.sin(x))),
+    "quadratic_form": (lambda x: x @ (rnp.asarray(A) @ x), lambda x: A + A.T),
+    "log_sum_exp": (lambda x: rnp.log(rnp.sum(rnp.exp(x))),
+                    lambda x: np.diag(np.exp(x) / np.exp(x).sum())
+                    - np.outer(np.exp(x), np.exp(x)) / np.exp(x).sum() ** 2),
+    "cube_norm": (lambda x: rnp.sum(x * x) ** 1.5,
+                  lambda x: 3 * np.sqrt(x @ x) * np.eye(4) + 3 * np.outer(x, x) / np.sqrt(x @ x)),
+}
+
+
+@pytest.mark.parametrize("name", list(SECOND_ORDER))
+@pytest.mark.parametrize("how", ["hessian", "jacrev_jacrev", "jacfwd_jacfwd"])
+def test_hessians_against_closed_forms(name: str, how: str) -> None:
+    f, closed = SECOND_ORDER[name]
+    x = rand(4)
+    if how == "hessian":  # forward over reverse
+        got = relax_mlir.hessian(f)(x)
+    elif how == "jacrev_jacrev":
+        got = relax_mlir.jacrev(relax_mlir.jacrev(f))(x)
+    else:
+        got = relax_mlir.jacfwd(relax_mlir.jacfwd(f))(x)
+    np.testing.assert_allclose(got, closed(x), rtol=1e-10, atol=1e-12)
+
+
+def test_jacobians_of_several_arguments_and_outputs() -> None:
+    w, v = rand(2, 3), rand(3)
+
+    def g(w, v):
+        return (rnp.tanh(w @ v), rnp.sum(v))
+
+    jr = relax_mlir.jacrev(g, argnums=(0, 1))(w, v)
+    jf = relax_mlir.jacfwd(g, argnums=(0, 1))(w, v)
+    d = 1 - np.tanh(w @ v) ** 2
+    dw = np.zeros((2, 2, 3))
+    for i in range(2):
+        dw[i, i] = d[i] * v
+    for j in (jr, jf):
+        np.testing.assert_allclose(j[0][0], dw, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(j[0][1], d[:, None] * w, rtol=1e-12)
+        np.testing.assert_allclose(j[1][0], np.zeros((2, 3)), atol=1e-15)
+        np.testing.assert_allclose(j[1][1], np.ones(3), rtol=1e-15)
+
+
+def test_softmax_jacobian_and_hessian_inside_jit() -> None:
+    x = rand(4)
+    s = np.exp(x) / np.exp(x).sum()
+    jac = relax_mlir.jit(relax_mlir.jacrev(lambda v: rnp.exp(v) / rnp.sum(rnp.exp(v))))(x)
+    np.testing.assert_allclose(jac, np.diag(s) - np.outer(s, s), rtol=1e-10, atol=1e-14)
+    f, closed = SECOND_ORDER["log_sum_exp"]
+    np.testing.assert_allclose(relax_mlir.jit(relax_mlir.hessian(f))(x), closed(x),
+                               rtol=1e-10, atol=1e-14)
+
+
+def test_vjp_fn_must_stay_in_its_trace() -> None:
+    keep = []
+
+    @relax_mlir.jit
+    def f(a):
+        _, pullback = relax_mlir.vjp(lambda b: b * b, a)
+        keep.append(pullback)
+        return a
+
+    f(rand(3))
+    with pytest.raises(relax_mlir.TracingError, match="vjp_fn must be called in the function"):
+        relax_mlir.jit(lambda c: keep[0](c)[0])(rand(3))
