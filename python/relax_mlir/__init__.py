@@ -35,7 +35,8 @@ _LAZY = {
 }
 _ATTRIBUTE = {"checkpoint": "checkpoint_segment"}
 # Submodules reachable as attributes after a plain `import relax_mlir`.
-_SUBMODULES = {"ir", "passmanager", "rewrite", "dialects", "numpy", "nn", "runtime", "demo"}
+_SUBMODULES = {"ir", "passmanager", "rewrite", "dialects", "numpy", "nn", "lax", "runtime",
+               "demo"}
 
 __all__ = ["gradient", "jacobian_vector_product", "compile", "export", "lower", "STAGES", "memory_report", "memory_stats",
            "jit", "grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev",

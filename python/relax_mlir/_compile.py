@@ -45,7 +45,7 @@ _KINDS = {"f16": "f", "f32": "f", "f64": "f", "i1": "b", "i32": "i", "i64": "i"}
 _CONTRACTIONS = frozenset({"relax.matmul", "relax.conv2d"})
 _VIEWS = frozenset({"relax.permute_dims", "relax.reshape", "relax.expand_dims",
                     "relax.squeeze", "relax.flatten", "relax.start_checkpoint",
-                    "relax.end_checkpoint"})
+                    "relax.end_checkpoint", "relax.stop_gradient"})
 
 
 def _contraction_parameters(fn: Any) -> set[int]:

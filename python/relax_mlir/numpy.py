@@ -543,6 +543,12 @@ def getitem(x: Tracer, key: Any) -> Tracer:
                 strides.append(step)
             out_pos += 1
         elif isinstance(k, (Tracer, _np.ndarray, list)):
+            if _np.dtype(k.dtype if isinstance(k, Tracer) else _np.asarray(k).dtype) == _np.bool_:
+                raise IndexError(
+                    "boolean mask indexing (x[mask]) is not supported: its result's size "
+                    "depends on the mask's values, and a compiled function's shapes are "
+                    "fixed when it is traced. Keep the shape with relax_mlir.numpy.where("
+                    "mask, x, 0) (then sum or mean with the mask's count), as in JAX")
             if array_index is not None:
                 raise IndexError("only one integer-array index is supported; index one "
                                  "axis at a time")

@@ -317,3 +317,38 @@ def test_vjp_fn_must_stay_in_its_trace() -> None:
     f(rand(3))
     with pytest.raises(relax_mlir.TracingError, match="vjp_fn must be called in the function"):
         relax_mlir.jit(lambda c: keep[0](c)[0])(rand(3))
+
+
+def test_mask_indexing_and_float_of_a_tracer_say_what_to_write() -> None:
+    with pytest.raises(IndexError, match=r"boolean mask indexing .* relax_mlir\.numpy\.where"):
+        relax_mlir.jit(lambda v: rnp.sum(v[v > 0]))(rand(4))
+    with pytest.raises(TypeError, match=r"float\(\) of .*relax_mlir\.numpy\.where"):
+        relax_mlir.jit(lambda v: v * float(rnp.sum(v)))(rand(4))
+
+
+# ----------------------------------------------------------------------------
+# stop_gradient
+# ----------------------------------------------------------------------------
+
+def test_stop_gradient_in_every_mode_and_order() -> None:
+    """f(x) = sum(x * stop_gradient(x)^2): grad = sg(x)^2 (not 3x^2), the jvp
+    along t is <sg(x)^2, t>, the Hessian is 0 (both ways), as in JAX."""
+    from relax_mlir import lax
+
+    def f(x):
+        s = lax.stop_gradient(x)
+        return rnp.sum(x * s * s)
+
+    x, t = rand(4), rand(4)
+    np.testing.assert_allclose(relax_mlir.grad(f)(x), x * x, rtol=1e-15)
+    np.testing.assert_allclose(relax_mlir.jvp(f, (x,), (t,))[1], np.sum(x * x * t), rtol=1e-12)
+    np.testing.assert_allclose(relax_mlir.hessian(f)(x), np.zeros((4, 4)), atol=0)
+    np.testing.assert_allclose(relax_mlir.jacrev(relax_mlir.grad(f))(x), np.zeros((4, 4)),
+                               atol=0)
+    # A pytree, and eagerly: unchanged values.
+    tree = {"a": x, "b": (t,)}
+    out = lax.stop_gradient(tree)
+    np.testing.assert_array_equal(out["a"], x)
+    np.testing.assert_array_equal(out["b"][0], t)
+    got = relax_mlir.jit(lambda tr: lax.stop_gradient(tr)["a"] * 2)(tree)
+    np.testing.assert_allclose(got, 2 * x)

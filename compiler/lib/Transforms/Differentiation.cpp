@@ -161,6 +161,8 @@ Activity::Activity(ArrayRef<Operation *> bindings, ValueRange seeds) {
   // Values read inside an op's regions count like operands: an op computing
   // its result from a captured active value is on the path too.
   for (Operation *op : bindings) {
+    if (op->hasTrait<OpTrait::relax::StopsDerivatives>())
+      continue;
     bool reads = llvm::any_of(op->getOperands(), [&](Value v) { return active.contains(v); });
     if (capturesActiveValue(op, active)) {
       capturesActive.insert(op);
@@ -188,11 +190,11 @@ FailureOr<GradientOpInterface> mlir::relax::ruleOf(Operation *op, const Activity
                               << " through values its regions read; the "
                               << (reverse ? "gradient" : "jvp")
                               << " pass does not differentiate through regions";
-  if (isa<CallOpInterface>(op))
+  auto rule = dyn_cast<GradientOpInterface>(op);
+  if (!rule && isa<CallOpInterface>(op))
     return op->emitError(reverse ? "call on the path to the target"
                                  : "call depending on a differentiated parameter")
            << ": the callee has no body to inline and differentiate";
-  auto rule = dyn_cast<GradientOpInterface>(op);
   if (!rule)
     return op->emitError("'") << op->getName() << "' " << onPath << " but has no "
                               << (reverse ? "gradient" : "tangent") << " rule";

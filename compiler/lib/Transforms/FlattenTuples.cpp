@@ -121,9 +121,18 @@ void mlir::relax::removeCheckpointMarkers(Operation *root) {
   });
 }
 
+void mlir::relax::removeDifferentiationMarkers(Operation *root) {
+  root->walk([](Operation *op) {
+    if (isa<StartCheckpointOp, EndCheckpointOp, StopGradientOp>(op)) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
+    }
+  });
+}
+
 LogicalResult mlir::relax::flattenTuples(ModuleOp module) {
-  // Checkpoint markers only matter to the gradient pass.
-  removeCheckpointMarkers(module);
+  // Checkpoint markers and stop_gradient only matter to differentiation.
+  removeDifferentiationMarkers(module);
   inlineNestedDataflows(module);
 
   WalkResult calls = module.walk([](CallOpInterface call) {

@@ -23,7 +23,8 @@ static int64_t tensorBytes(Type type) {
 
 /// Ops whose results are views of their operands rather than new tensors.
 static bool isAlias(Operation *op) {
-  return isa<TupleOp, TupleGetItemOp, DataflowOp, StartCheckpointOp, EndCheckpointOp>(op);
+  return isa<TupleOp, TupleGetItemOp, DataflowOp, StartCheckpointOp, EndCheckpointOp,
+             StopGradientOp>(op);
 }
 
 int64_t mlir::relax::staticPeakLiveBytes(func::FuncOp func) {

@@ -52,3 +52,35 @@ func.func @output_outside_dataflow(%a: tensor<2xf32>) {
   // expected-error @+1 {{'relax.output' op expects parent op 'relax.dataflow'}}
   relax.output %a : tensor<2xf32>
 }
+
+// -----
+
+func.func private @f(%x: tensor<3xf32>) -> tensor<3xf32>
+func.func private @f_vjp(%x: tensor<3xf32>, %g: tensor<3xf32>) -> tuple<tensor<3xf32>>
+func.func @missing_rule(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'relax.call_with_rules' op names '@nope' as its jvp, which is not a function of the module}}
+  %0 = relax.call_with_rules @f(%x) jvp @nope vjp @f_vjp : (tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func private @f(%x: tensor<3xf32>) -> tensor<3xf32>
+func.func private @f_jvp(%x: tensor<3xf32>, %t: tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>>
+func.func private @f_vjp(%x: tensor<3xf32>, %g: tensor<3xf32>) -> tensor<3xf32>
+func.func @wrong_vjp_type(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'relax.call_with_rules' op expects its vjp '@f_vjp' to have type '(tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<3xf32>>', not '(tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>'}}
+  %0 = relax.call_with_rules @f(%x) jvp @f_jvp vjp @f_vjp : (tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func private @f(%x: tensor<3xf32>, %i: tensor<2xi64>) -> tensor<2xf32>
+func.func private @f_jvp(%x: tensor<3xf32>, %i: tensor<2xi64>, %t: tensor<3xf32>, %ti: tensor<2xi64>) -> tuple<tensor<2xf32>, tensor<2xf32>>
+func.func private @f_vjp(%x: tensor<3xf32>, %i: tensor<2xi64>, %g: tensor<2xf32>) -> tuple<tensor<3xf32>>
+func.func @integer_operands_take_no_tangent(%x: tensor<3xf32>, %i: tensor<2xi64>) -> tensor<2xf32> {
+  // expected-error @+1 {{'relax.call_with_rules' op expects its jvp '@f_jvp' to have type '(tensor<3xf32>, tensor<2xi64>, tensor<3xf32>) -> tuple<tensor<2xf32>, tensor<2xf32>>'}}
+  %0 = relax.call_with_rules @f(%x, %i) jvp @f_jvp vjp @f_vjp : (tensor<3xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

@@ -76,3 +76,26 @@ func.func @generic_input(%x: tensor<4x3xf32>) -> tensor<4x1xf32> {
   }) : () -> tensor<4x1xf32>
   return %r : tensor<4x1xf32>
 }
+
+// stop_gradient: an identity, on tensors and tuples.
+// CHECK-LABEL: func.func @stop_gradient
+// CHECK: relax.stop_gradient %{{.+}} : tensor<2x3xf32>
+// CHECK: relax.stop_gradient %{{.+}} : tuple<tensor<2x3xf32>, tensor<i64>>
+func.func @stop_gradient(%x: tensor<2x3xf32>, %t: tuple<tensor<2x3xf32>, tensor<i64>>)
+    -> tuple<tensor<2x3xf32>, tuple<tensor<2x3xf32>, tensor<i64>>> {
+  %0 = relax.stop_gradient %x : tensor<2x3xf32>
+  %1 = relax.stop_gradient %t : tuple<tensor<2x3xf32>, tensor<i64>>
+  %2 = relax.tuple(%0, %1 : tensor<2x3xf32>, tuple<tensor<2x3xf32>, tensor<i64>>)
+  return %2 : tuple<tensor<2x3xf32>, tuple<tensor<2x3xf32>, tensor<i64>>>
+}
+
+// call_with_rules: a call naming its derivative functions.
+// CHECK-LABEL: func.func @call_with_rules
+// CHECK: relax.call_with_rules @g(%{{.+}}) jvp @g_jvp vjp @g_vjp : (tensor<3xf32>) -> tensor<3xf32>
+func.func private @g(tensor<3xf32>) -> tensor<3xf32>
+func.func private @g_jvp(tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>>
+func.func private @g_vjp(tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<3xf32>>
+func.func @call_with_rules(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = relax.call_with_rules @g(%x) jvp @g_jvp vjp @g_vjp : (tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

@@ -99,7 +99,10 @@ DENOMINATOR = "denominator"  # float |x| >= 0.25; integer: nonzero unless x / 0 
 
 # Relax ops that are the dataflow structure, not bindings: no entry (the
 # generator writes them itself).
-STRUCTURAL = frozenset({"dataflow", "output"})
+# Ops the generator does not draw: the dataflow structure it writes itself, and
+# call_with_rules, which the frontend's custom_vjp/custom_jvp make with rule
+# functions of their own (test_transformations.py, lit custom-rules.mlir).
+STRUCTURAL = frozenset({"dataflow", "output", "call_with_rules"})
 
 
 @dataclass(frozen=True)
@@ -487,6 +490,10 @@ _OPS = [
     Op("tuple_get_item", STRUCTURE, TUPLE, lambda t, index: t[index], ANY, weight=0.7),
     Op("start_checkpoint", STRUCTURE, MARKER, ref.identity, ANY, weight=1.5),
     Op("end_checkpoint", STRUCTURE, MARKER, ref.identity, ANY, weight=1.5),
+    # A derivative barrier: the identity, with no derivative (random programs'
+    # finite differences hold its value fixed: programs.dependents).
+    Op("stop_gradient", STRUCTURE, UNARY, ref.identity, ANY, gradient=False, exact=True,
+       weight=0.3, cases=unary()),
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in _OPS}

@@ -480,10 +480,14 @@ def evaluate(program: Program, args: Sequence[Any] | None = None,
 
 
 def dependents(program: Program, index: int) -> frozenset[int]:
-    """The bindings whose values depend on parameter `index`."""
+    """The bindings whose values depend on parameter `index`, as derivatives see
+    them: a stop_gradient's value does not (finite differences keep it fixed,
+    as the compiled derivatives do)."""
     names = {program.params[index].name}
     out = set()
     for i, b in enumerate(program.bindings):
+        if b.op == "stop_gradient":
+            continue
         if any(o in names for o in b.operands):
             names.add(b.result)
             out.add(i)

@@ -70,4 +70,8 @@ def Relax_GradientOpInterface : OpInterface<"GradientOpInterface"> {
 // for instance, are held fixed): its JVP is the op applied to the tangents.
 def Relax_Linear : NativeOpTrait<"relax::Linear">;
 
+// Its results are constants to both differentiation passes (stop_gradient):
+// activity analysis never marks them, whatever the operands.
+def Relax_StopsDerivatives : NativeOpTrait<"relax::StopsDerivatives">;
+
 #endif // RELAX_INTERFACES_TD

@@ -8,6 +8,8 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -69,6 +71,9 @@ namespace mlir::OpTrait::relax {
 /// See Relax_Linear in RelaxInterfaces.td.
 template <typename ConcreteType>
 class Linear : public TraitBase<ConcreteType, Linear> {};
+/// See Relax_StopsDerivatives in RelaxInterfaces.td.
+template <typename ConcreteType>
+class StopsDerivatives : public TraitBase<ConcreteType, StopsDerivatives> {};
 } // namespace mlir::OpTrait::relax
 
 #include "relax-mlir/Dialect/Relax/IR/RelaxInterfaces.h.inc"

@@ -14,6 +14,8 @@ include "relax-mlir/Dialect/Relax/IR/RelaxInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
 
 // Ops with a derivative list one of these: Relax_Differentiable defines both
 // rules (buildVectorJacobianProduct and buildJacobianVectorProduct);

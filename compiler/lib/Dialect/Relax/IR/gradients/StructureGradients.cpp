@@ -3,6 +3,8 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 using namespace mlir;
 using namespace mlir::relax;
 using namespace mlir::relax::vjp;
@@ -55,5 +57,55 @@ LogicalResult EndCheckpointOp::buildVectorJacobianProduct(OpBuilder &, ValueRang
                                                          ArrayRef<bool>,
                                                          MutableArrayRef<Value> operandGrads) {
   operandGrads[0] = resultGrads[0];
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Calls with rules of their own
+//===----------------------------------------------------------------------===//
+
+// The cotangent goes to @vjp with the operands (a tuple cotangent as its
+// fields); its gradients are the float operands', in order.
+LogicalResult CallWithRulesOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                          ArrayRef<bool> needsGrad,
+                                                          MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  SmallVector<Value> args(getOperands());
+  if (auto fields = dyn_cast<TupleType>(getType())) {
+    for (int64_t i = 0, e = fields.size(); i < e; ++i)
+      args.push_back(b.createOrFold<TupleGetItemOp>(loc, resultGrads[0], i));
+  } else {
+    args.push_back(resultGrads[0]);
+  }
+  SmallVector<Type> grads;
+  for (Value v : getOperands())
+    if (isDifferentiableType(v.getType()))
+      grads.push_back(v.getType());
+  Value result = func::CallOp::create(b, loc, getVjpAttr(),
+                                      TypeRange{TupleType::get(getContext(), grads)}, args)
+                     .getResult(0);
+  int64_t k = 0;
+  for (auto [i, v] : llvm::enumerate(getOperands())) {
+    if (!isDifferentiableType(v.getType()))
+      continue;
+    if (needsGrad[i])
+      operandGrads[i] = b.createOrFold<TupleGetItemOp>(loc, result, k);
+    ++k;
+  }
+  return success();
+}
+
+// @jvp takes the operands and one tangent per float operand (zeros where it
+// has none) and returns (result, tangent).
+LogicalResult CallWithRulesOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                          MutableArrayRef<Value> resultTangents) {
+  Location loc = getLoc();
+  SmallVector<Value> args(getOperands());
+  for (auto [v, t] : llvm::zip(getOperands(), operandTangents))
+    if (isDifferentiableType(v.getType()))
+      args.push_back(tangentOrZeros(b, loc, t, v));
+  Type pair = TupleType::get(getContext(), {getType(), getType()});
+  Value result = func::CallOp::create(b, loc, getJvpAttr(), TypeRange{pair}, args).getResult(0);
+  resultTangents[0] = b.createOrFold<TupleGetItemOp>(loc, result, 1);
   return success();
 }

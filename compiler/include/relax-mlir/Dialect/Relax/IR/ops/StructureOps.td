@@ -98,4 +98,72 @@ class Relax_CheckpointMarkerOp<string mnemonic, string role>
 def Relax_StartCheckpointOp : Relax_CheckpointMarkerOp<"start_checkpoint", "input">;
 def Relax_EndCheckpointOp : Relax_CheckpointMarkerOp<"end_checkpoint", "output">;
 
+//===----------------------------------------------------------------------===//
+// Calls with derivative rules of their own
+//===----------------------------------------------------------------------===//
+
+def Relax_CallWithRulesOp : Relax_Op<"call_with_rules", [
+    CallOpInterface, DeclareOpInterfaceMethods<SymbolUserOpInterface>, Relax_Differentiable]> {
+  let summary = "A call whose derivatives are given functions";
+  let description = [{
+    Calls `@callee` (one result), whose derivatives in both modes are the given
+    functions rather than its body's: `@jvp(operands..., tangents...) ->
+    tuple<result, result_tangent>` (one tangent per float operand, in order;
+    the jvp pass's signature) and `@vjp(operands..., cotangent) ->
+    tuple<grad...>` (one gradient per float operand, in order; a tuple
+    cotangent is passed as its fields). The Python
+    frontend's `custom_vjp` and `custom_jvp` emit it, with the functions they
+    trace or derive: a custom VJP (its forward and backward composed), a
+    custom JVP, the jvp pass's JVP of the callee (a `custom_vjp` function in
+    forward mode), or the reverse mode of the custom JVP's tangent map (a
+    `custom_jvp` function in reverse mode: the VJP is the transpose of the JVP,
+    as JAX's). The differentiation passes do not inline it (they inline plain
+    calls); MLIR's inliner does, when lowering.
+
+    ```mlir
+    %y = relax.call_with_rules @f(%x) jvp @f_jvp vjp @f_vjp : (tensor<3xf32>) -> tensor<3xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, FlatSymbolRefAttr:$jvp, FlatSymbolRefAttr:$vjp,
+                       Variadic<Relax_Value>:$operands,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let results = (outs Relax_Value:$result);
+  let assemblyFormat = [{
+    $callee `(` $operands `)` `jvp` $jvp `vjp` $vjp attr-dict `:`
+    functional-type($operands, $result)
+  }];
+  let extraClassDeclaration = [{
+    operand_range getArgOperands() { return getOperands(); }
+    ::mlir::MutableOperandRange getArgOperandsMutable() { return getOperandsMutable(); }
+    ::mlir::CallInterfaceCallable getCallableForCallee() { return getCalleeAttr(); }
+    void setCalleeFromCallable(::mlir::CallInterfaceCallable callee) {
+      (*this)->setAttr("callee", ::llvm::cast<::mlir::SymbolRefAttr>(callee));
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Derivative barrier
+//===----------------------------------------------------------------------===//
+
+def Relax_StopGradientOp : Relax_Op<"stop_gradient",
+    [Pure, SameOperandsAndResultType, Relax_StopsDerivatives]> {
+  let summary = "Identity whose derivative is zero";
+  let description = [{
+    Returns its operand; the gradient and jvp passes treat the result as a
+    constant (no adjoint flows back through it, no tangent forward), at every
+    order: it stays in the functions they produce, so a second derivative
+    does not see through it either. JAX's `lax.stop_gradient`. Removed when
+    lowering.
+
+    ```mlir
+    %s = relax.stop_gradient %x : tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins Relax_Value:$x);
+  let results = (outs Relax_Value:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+}
+
 #endif // RELAX_OPS_STRUCTURE_OPS_TD
