@@ -29,6 +29,7 @@ _LAZY = {
     "Lowered": "._frontend", "Transformed": "._frontend",
     "config": "._config", "clear_caches": "._frontend",
     "checkpoint": ".nn",
+    "custom_vjp": "._custom", "custom_jvp": "._custom",
     "ops": "._ops", "OpInfo": "._ops",
     "TracingError": "._trace",
     "CUDAError": "._cuda", "DeviceArray": "._cuda",
@@ -38,9 +39,10 @@ _ATTRIBUTE = {"checkpoint": "checkpoint_segment"}
 _SUBMODULES = {"ir", "passmanager", "rewrite", "dialects", "numpy", "nn", "lax", "runtime",
                "demo"}
 
-__all__ = ["gradient", "jacobian_vector_product", "compile", "export", "lower", "STAGES", "memory_report", "memory_stats",
+__all__ = ["gradient", "jacobian_vector_product", "compile", "export", "lower", "STAGES",
+           "memory_report", "memory_stats",
            "jit", "grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev",
-           "hessian", "checkpoint", "ops", "OpInfo", "Lowered",
+           "hessian", "custom_vjp", "custom_jvp", "checkpoint", "ops", "OpInfo", "Lowered",
            "Transformed", "config", "clear_caches",
            "Executable", "Function", "RelaxMLIRError", "GradientError", "CompilationError",
            "InvalidIRError", "TracingError", "CUDAError", "DeviceArray"]
@@ -63,6 +65,7 @@ if not TYPE_CHECKING:  # type checkers read the imports below instead
 else:
     from ._compile import Executable, Function, compile, export
     from ._cuda import CUDAError, DeviceArray
+    from ._custom import custom_jvp, custom_vjp
     from ._frontend import (
         Lowered,
         Transformed,

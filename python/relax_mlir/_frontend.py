@@ -38,13 +38,12 @@ from ._trace import (
     Treedef,
     as_leaf_array,
     current_trace,
-    user_location,
     is_float,
     tree_flatten,
     tree_leaf_count,
     tree_unflatten,
+    user_location,
 )
-
 from .dialects import relax as relax_d
 from .errors import format_location
 
@@ -359,7 +358,8 @@ class Transformed:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.mode in ("jvp", "vjp"):
-            raise TypeError(f"a {self.mode} transformation is called through relax_mlir.{self.mode}")
+            raise TypeError(f"a {self.mode} transformation is called through "
+                            f"relax_mlir.{self.mode}")
         if current_trace() is not None:
             return self._inline(args, kwargs)
         entry, arrays = self._entry_for(args, kwargs)

@@ -303,22 +303,39 @@ class Trace:
 
     def import_function(self, module: ir.Module, name: str, base: str) -> str:
         """Copies function `name` of `module` (another trace's) into this
-        module as a private function with a fresh name based on `base`."""
+        module as a private function with a fresh name based on `base`, with
+        the functions it references (calls, rule functions), renamed too."""
         source = module.operation.get_asm(enable_debug_info=True, print_generic_op_form=True)
         copy = ir.Module.parse(source, context=self.context)
+        by_name = {ir.StringAttr(op.attributes["sym_name"]).value: op
+                   for op in copy.body.operations if "sym_name" in op.attributes}
+        if name not in by_name:
+            raise KeyError(name)
+        needed = [name]
+        for fn_name in needed:  # grows while walking
+            for ref in _symbol_references(by_name[fn_name]):
+                if ref in by_name and ref not in needed:
+                    needed.append(ref)
         taken = {ir.StringAttr(op.attributes["sym_name"]).value
                  for op in self.module.body.operations if "sym_name" in op.attributes}
-        fresh, n = base, 0
-        while fresh in taken:
-            n += 1
-            fresh = f"{base}_{n}"
-        for op in list(copy.body.operations):
-            if ir.StringAttr(op.attributes["sym_name"]).value == name:
-                op.attributes["sym_name"] = ir.StringAttr.get(fresh)
+        renamed: dict[str, str] = {}
+        for fn_name in needed:
+            stem = base if fn_name == name else f"{base}_{fn_name}"
+            fresh, n = stem, 0
+            while fresh in taken:
+                n += 1
+                fresh = f"{stem}_{n}"
+            taken.add(fresh)
+            renamed[fn_name] = fresh
+        with self.context:
+            for old, new in renamed.items():
+                ir.SymbolTable.replace_all_symbol_uses(old, new, copy.operation)
+            for old, new in renamed.items():
+                op = by_name[old]
+                op.attributes["sym_name"] = ir.StringAttr.get(new)
                 op.attributes["sym_visibility"] = ir.StringAttr.get("private")
                 self.module.body.append(op)
-                return fresh
-        raise KeyError(name)
+        return renamed[name]
 
     def call(self, callee: str, operands: Sequence[ir.Value]) -> ir.Value:
         """`func.call @callee(operands)` at the user's line; its one result."""
@@ -347,6 +364,23 @@ class Trace:
             else:
                 attr = ir.DenseElementsAttr.get(np.ascontiguousarray(array), type=ttype)
             return Tracer(self, arith.ConstantOp(ttype, attr).result)
+
+
+def _symbol_references(op: Any) -> list[str]:
+    """The flat symbol names `op` and the ops nested in it refer to."""
+    names: list[str] = []
+
+    def visit(o: Any) -> Any:
+        attributes = o.attributes
+        for key in attributes:
+            value = attributes[key] if isinstance(key, str) else key.attr
+            if isinstance(value.maybe_downcast() if hasattr(value, "maybe_downcast") else value,
+                          ir.FlatSymbolRefAttr):
+                names.append(ir.FlatSymbolRefAttr(value).value)
+        return ir.WalkResult.ADVANCE
+
+    op.operation.walk(visit)
+    return names
 
 
 def _where(loc: ir.Location) -> str:
