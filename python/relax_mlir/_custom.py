@@ -211,12 +211,13 @@ def _emit_call(rules: _WithRules, outer: Trace, operands: list[Tracer], in_def: 
     out_specs = out_def[0]
 
     # The forward rule: @(xs..., tangents of the float xs...) -> (out, tangent).
-    if rules.jvp_rule is not None:
+    jvp_rule = rules.jvp_rule
+    if jvp_rule is not None:
         def jvp_body(trace: Trace, *xts: Tracer) -> ir.Value:
             xs, ts = list(xts[:n]), iter(xts[n:])
             from . import numpy as rnp
             tangents = [next(ts) if is_float(x.dtype) else rnp.zeros_like(x) for x in xs]
-            out, tangent = rules.jvp_rule(tuple(args_of(xs)), tuple(args_of(tangents)))
+            out, tangent = jvp_rule(tuple(args_of(xs)), tuple(args_of(tangents)))
             leaves = _leaf_list(out, out_specs, f"the primal output of {name}'s jvp rule")
             t_leaves = _leaf_list(tangent, out_specs, f"the tangent output of {name}'s jvp rule")
             return trace.emit(relax_d.tuple, [_pack(trace, leaves, out_dtypes),

@@ -682,6 +682,7 @@ def _diff_only(entry: _Entry, leaves: Sequence[Any]) -> list[Any]:
 def _cast(value: Any, dtype: Any, what: str, shape: Sequence[int]) -> Any:
     """A tangent or cotangent as an array of `dtype` (traced inside a trace),
     checked against `shape`."""
+    array: Any
     if isinstance(value, Tracer) or current_trace() is not None:
         from . import numpy as rnp
         array = rnp.asarray(value)
