@@ -29,8 +29,10 @@ from typing import Any
 import numpy as np
 
 from . import ir
+from . import numpy as rnp
 from ._gradient import gradient, jacobian_vector_product
 from ._trace import (
+    DTYPE_OF,
     Trace,
     Tracer,
     TracingError,
@@ -87,7 +89,6 @@ class _WithRules:
         if trace is None or self._in_rules:
             return self.fun(*args)
         self._check_rules()
-        from . import numpy as rnp
 
         leaves, _, in_def = tree_flatten(args)
         operands = [rnp.asarray(leaf) for leaf in leaves]
@@ -167,7 +168,6 @@ def _trace(fn: Callable[..., Any], specs: Sequence[Spec], what: str) -> _Traced:
 
 def _pack(trace: Trace, leaves: Sequence[Any], dtypes: Sequence[Any] | None = None) -> ir.Value:
     """One value of `leaves` (arrays of `trace`): the array, or their tuple."""
-    from . import numpy as rnp
 
     values = []
     for i, leaf in enumerate(leaves):
@@ -215,7 +215,6 @@ def _emit_call(rules: _WithRules, outer: Trace, operands: list[Tracer], in_def: 
     if jvp_rule is not None:
         def jvp_body(trace: Trace, *xts: Tracer) -> ir.Value:
             xs, ts = list(xts[:n]), iter(xts[n:])
-            from . import numpy as rnp
             tangents = [next(ts) if is_float(x.dtype) else rnp.zeros_like(x) for x in xs]
             out, tangent = jvp_rule(tuple(args_of(xs)), tuple(args_of(tangents)))
             leaves = _leaf_list(out, out_specs, f"the primal output of {name}'s jvp rule")
@@ -272,8 +271,6 @@ def _emit_call(rules: _WithRules, outer: Trace, operands: list[Tracer], in_def: 
 
 def _out_shapes(traced: _Traced) -> list[tuple[tuple[int, ...], Any]]:
     """(shape, dtype) of each leaf @main returns."""
-    from ._trace import _DTYPE_OF
-
     main = _function_in(traced.module, "main")
     result = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value).results[0]
     types = list(ir.TupleType(result).get_type(i) for i in range(ir.TupleType(result).num_types)) \
@@ -281,7 +278,7 @@ def _out_shapes(traced: _Traced) -> list[tuple[tuple[int, ...], Any]]:
     out = []
     for t in types:
         tensor = ir.RankedTensorType(t)
-        out.append((tuple(tensor.shape), _DTYPE_OF[str(tensor.element_type)]))
+        out.append((tuple(tensor.shape), DTYPE_OF[str(tensor.element_type)]))
     return out
 
 
@@ -295,7 +292,6 @@ def _transposed(jvp_module: ir.Module, jvp_func: str, specs: list[Spec], floats:
     float_outs = [k for k, (_, _, d) in enumerate(ct_specs) if is_float(d)]
 
     def loss(trace: Trace, *args: Tracer) -> ir.Value:
-        from . import numpy as rnp
         rule = trace.import_function(jvp_module, jvp_func, "rule")
         pair = trace.call(rule, [a.value for a in args[:n + m]])
         tangent = trace.tuple_item(pair, 1)
@@ -314,7 +310,6 @@ def _transposed(jvp_module: ir.Module, jvp_func: str, specs: list[Spec], floats:
     adjoint = gradient(lossed.module, "main", require_grads=list(range(n, n + m)))
 
     def vjp(trace: Trace, *args: Tracer) -> ir.Value:
-        from . import numpy as rnp
         pullback = trace.import_function(adjoint, "main_adjoint", "pullback")
         zeros = [rnp.zeros(s, d) for _, s, d in t_specs]
         result = trace.call(pullback, [a.value for a in args[:n]] +

@@ -25,6 +25,7 @@ from typing import Any, Union
 import numpy as np
 
 from . import ir
+from . import numpy as rnp
 from ._compile import Executable
 from ._compile import compile as _compile
 from ._config import config, log_compile
@@ -32,6 +33,7 @@ from ._gradient import gradient, jacobian_vector_product
 from ._module import functions
 from ._stages import LOWERING_STAGES, STAGES, check_stage, run_stages
 from ._trace import (
+    EVAL_TRACE,
     Trace,
     Tracer,
     TracingError,
@@ -532,7 +534,6 @@ class Transformed:
         outer = current_trace()
         assert outer is not None
         bound, leaves, paths, treedefs, statics = self._split(args, kwargs)
-        from . import numpy as rnp
         values = [rnp.asarray(leaf) if isinstance(leaf, Tracer)
                   else rnp.asarray(as_leaf_array(leaf, path))
                   for leaf, path in zip(leaves, paths)]
@@ -558,7 +559,6 @@ class Transformed:
         outer = current_trace()
         assert outer is not None
         bound, leaves, paths, treedefs, statics = self._split(args, {})
-        from . import numpy as rnp
         values = [rnp.asarray(leaf) if isinstance(leaf, Tracer)
                   else rnp.asarray(as_leaf_array(leaf, path))
                   for leaf, path in zip(leaves, paths)]
@@ -573,7 +573,6 @@ class Transformed:
         assert entry.grad_treedefs is not None
         out: list[Any] = []
         flags = iter(entry.diff_leaves)
-        from . import numpy as rnp
         for i, (tree, td) in enumerate(zip(tangents, entry.grad_treedefs)):
             leaves, _, tdef = tree_flatten(tree)
             if str(tdef) != str(td):
@@ -640,7 +639,6 @@ class Transformed:
                     f"in which vjp was called",
                     "its residuals are traced arrays of that function; call vjp again where "
                     "the cotangent is")
-            from . import numpy as rnp
             leaves, _, ct_def = tree_flatten(cotangent)
             if str(ct_def) != str(entry.out_treedef):
                 raise TypeError(f"vjp_fn: the cotangent must have the structure of the output "
@@ -684,7 +682,6 @@ def _cast(value: Any, dtype: Any, what: str, shape: Sequence[int]) -> Any:
     checked against `shape`."""
     array: Any
     if isinstance(value, Tracer) or current_trace() is not None:
-        from . import numpy as rnp
         array = rnp.asarray(value)
         if array.dtype != dtype:
             array = rnp.astype(array, dtype)
@@ -896,7 +893,6 @@ def _basis(shape: Sequence[int], dtype: Any, traced: bool) -> list[Any]:
 def _stack(arrays: Sequence[Any], shape: Sequence[int]) -> Any:
     """`arrays` stacked on a new leading axis and reshaped to `shape`."""
     if any(isinstance(a, Tracer) for a in arrays) or current_trace() is not None:
-        from . import numpy as rnp
         if not arrays:
             return rnp.zeros(tuple(shape))
         return rnp.reshape(rnp.stack(list(arrays)), tuple(shape))
@@ -998,7 +994,6 @@ def _move_first_axis_last(a: Any, out_shape: Sequence[int], in_shape: Sequence[i
     perm = tuple(range(1, rank + 1)) + (0,)
     shape = tuple(out_shape) + tuple(in_shape)
     if isinstance(a, Tracer):
-        from . import numpy as rnp
         return rnp.reshape(rnp.transpose(a, perm), shape)
     return np.reshape(np.transpose(a, perm), shape)
 
@@ -1011,7 +1006,6 @@ def hessian(fn: Callable[..., Any], argnums: ArgNums = 0) -> Callable[..., Any]:
 
 def _zeros_like_tree(tree: Any) -> Any:
     leaves, _, td = tree_flatten(tree)
-    from . import numpy as rnp
     zeros = [rnp.zeros_like(v) if isinstance(v, Tracer) else np.zeros_like(np.asarray(v))
              for v in leaves]
     return tree_unflatten(td, iter(zeros))
@@ -1067,3 +1061,7 @@ def eager_call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, 
             while limit is not None and len(_EAGER) > limit:
                 _EAGER.popitem(last=False)
     return compiled(*arrays)
+
+
+# This layer is how the bottom trace runs array functions on numpy values.
+EVAL_TRACE.install(eager_call)

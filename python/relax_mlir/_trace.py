@@ -10,6 +10,7 @@ module, located at the user's `file:line`. The result is ordinary relax IR:
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import sys
@@ -28,10 +29,10 @@ from .dialects import func as func_d
 from .errors import RelaxMLIRError, format_mlir_error
 
 # MLIR element type <-> numpy dtype of relax tensors.
-_DTYPE_OF: dict[str, np.dtype] = {k: np.dtype(v) for k, v in NUMPY_DTYPES.items()}
-_ELEMENT_OF: dict[np.dtype, str] = {v: k for k, v in _DTYPE_OF.items()}
+DTYPE_OF: dict[str, np.dtype] = {k: np.dtype(v) for k, v in NUMPY_DTYPES.items()}
+ELEMENT_OF: dict[np.dtype, str] = {v: k for k, v in DTYPE_OF.items()}
 # Promotion order between traced arrays (as JAX: an int with a float gives the float).
-_RANK = {"i1": 0, "i32": 1, "i64": 2, "f16": 3, "f32": 4, "f64": 5}
+PROMOTION_RANK = {"i1": 0, "i32": 1, "i64": 2, "f16": 3, "f32": 4, "f64": 5}
 
 
 class TracingError(RelaxMLIRError, ValueError):
@@ -58,10 +59,10 @@ def escaped_tracer(tracer: Any = None) -> TracingError:
 def element_name(dtype: Any, what: str = "dtype") -> str:
     """The MLIR element type of a numpy dtype, or a TypeError that lists the
     supported ones (`what` names the offending value)."""
-    name = _ELEMENT_OF.get(np.dtype(dtype))
+    name = ELEMENT_OF.get(np.dtype(dtype))
     if name is None:
         raise TypeError(f"{what} {np.dtype(dtype)} is not supported; relax arrays are "
-                        f"{', '.join(str(d) for d in _ELEMENT_OF)} (convert with .astype)")
+                        f"{', '.join(str(d) for d in ELEMENT_OF)} (convert with .astype)")
     return name
 
 
@@ -181,7 +182,72 @@ _STATE = _State()
 
 
 def current_trace() -> Trace | None:
+    """The innermost function being traced (level >= 1), None at the bottom
+    (eager execution, EVAL_TRACE)."""
     return _STATE.stack[-1] if _STATE.stack else None
+
+
+class EvalTrace:
+    """The bottom trace, level 0: a relax_mlir.numpy/nn/lax function called on
+    numpy values runs eagerly, as a one-op compiled function. How is the
+    frontend's (`install`, when relax_mlir._frontend is imported); the core
+    and the array layer only call it."""
+
+    level = 0
+
+    def __init__(self) -> None:
+        self._impl: Callable[..., Any] | None = None
+
+    def install(self, impl: Callable[..., Any]) -> None:
+        self._impl = impl
+
+    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self._impl is None:
+            # The frontend installs itself when imported (the package does so
+            # on first use of any transformation); an eager call before that
+            # loads it by name.
+            import importlib
+            importlib.import_module("relax_mlir._frontend")
+        assert self._impl is not None
+        return self._impl(fn, args, kwargs)
+
+
+EVAL_TRACE = EvalTrace()
+
+
+def primitive(fn: Callable[..., Any], name: str | None = None,
+              doc: str | None = None) -> Callable[..., Any]:
+    """An array function of relax_mlir.numpy/nn/lax: called while a function
+    is traced, `fn` emits its ops into the innermost trace; called on numpy
+    values (the bottom trace), it runs eagerly through EVAL_TRACE. `name` and
+    `doc` name and document a function made by a factory."""
+    if name is not None:
+        fn.__name__ = fn.__qualname__ = name
+    if doc is not None:
+        fn.__doc__ = doc
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if current_trace() is not None:
+            return fn(*args, **kwargs)
+        return EVAL_TRACE.call(fn, args, kwargs)
+
+    return wrapper
+
+
+def innermost_trace() -> Trace:
+    """The innermost trace (inside a primitive, there is one)."""
+    trace = current_trace()
+    assert trace is not None
+    return trace
+
+
+def emit_op(builder: Callable[..., Any], *args: Any, **kwargs: Any) -> Tracer:
+    """A relax op (a generated builder) in the innermost trace: traced arrays
+    among `args` become its operands (lifted from enclosing traces)."""
+    trace = innermost_trace()
+    values = [trace.operand(a) for a in args]
+    return Tracer(trace, trace.emit(builder, *values, op=builder.__name__, **kwargs))
 
 
 class Trace:
@@ -196,6 +262,7 @@ class Trace:
 
     def __init__(self) -> None:
         self.parent: Trace | None = None
+        self.level = 1
         self.captures: list[tuple[Tracer, Tracer]] = []  # (outer array, parameter)
         self._captured: dict[int, Tracer] = {}
         self.context = ir.Context()
@@ -270,6 +337,9 @@ class Trace:
 
     def __enter__(self) -> Trace:
         self.parent = current_trace()
+        # Levels: 0 is eager execution, 1 a function traced from it, 2 one
+        # traced while that one is, ...
+        self.level = (self.parent.level if self.parent is not None else EVAL_TRACE.level) + 1
         _STATE.stack.append(self)
         return self
 
@@ -409,7 +479,7 @@ class Tracer:
         self.value = value
         t = ir.RankedTensorType(value.type)
         self.shape: tuple[int, ...] = tuple(t.shape)
-        self.dtype: np.dtype = _DTYPE_OF[str(t.element_type)]
+        self.dtype: np.dtype = DTYPE_OF[str(t.element_type)]
 
     @property
     def ndim(self) -> int:
@@ -497,94 +567,36 @@ class Tracer:
 
     def __iter__(self) -> Iterator[Tracer]:
         for i in range(len(self)):
-            yield self[i]
+            yield _rnp().getitem(self, i)
 
     def __hash__(self) -> int:
         return id(self)
 
-    # Operators: the numpy module implements them.
-    def __add__(self, o: Any) -> Tracer: return _rnp().add(self, o)
-    def __radd__(self, o: Any) -> Tracer: return _rnp().add(o, self)
-    def __sub__(self, o: Any) -> Tracer: return _rnp().subtract(self, o)
-    def __rsub__(self, o: Any) -> Tracer: return _rnp().subtract(o, self)
-    def __mul__(self, o: Any) -> Tracer: return _rnp().multiply(self, o)
-    def __rmul__(self, o: Any) -> Tracer: return _rnp().multiply(o, self)
-    def __truediv__(self, o: Any) -> Tracer: return _rnp().divide(self, o)
-    def __rtruediv__(self, o: Any) -> Tracer: return _rnp().divide(o, self)
-    def __pow__(self, o: Any) -> Tracer: return _rnp().power(self, o)
-    def __rpow__(self, o: Any) -> Tracer: return _rnp().power(o, self)
-    def __matmul__(self, o: Any) -> Tracer: return _rnp().matmul(self, o)
-    def __rmatmul__(self, o: Any) -> Tracer: return _rnp().matmul(o, self)
-    def __neg__(self) -> Tracer: return _rnp().negative(self)
-    def __pos__(self) -> Tracer: return self
-    def __abs__(self) -> Tracer: return _rnp().abs(self)
-    def __lt__(self, o: Any) -> Tracer: return _rnp().less(self, o)
-    def __le__(self, o: Any) -> Tracer: return _rnp().less_equal(self, o)
-    def __gt__(self, o: Any) -> Tracer: return _rnp().greater(self, o)
-    def __ge__(self, o: Any) -> Tracer: return _rnp().greater_equal(self, o)
-    def __eq__(self, o: Any) -> Tracer: return _rnp().equal(self, o)  # type: ignore[override]
-    def __ne__(self, o: Any) -> Tracer: return _rnp().not_equal(self, o)  # type: ignore[override]
-    def __getitem__(self, key: Any) -> Tracer: return _rnp().getitem(self, key)
+    # Operators and array methods (`+`, `@`, `.T`, `.sum()`, ...) are set by
+    # the array namespace (relax_mlir.numpy: register_array_namespace).
 
-    @property
-    def T(self) -> Tracer:
-        """The array with its axes reversed (no copy: a transposed indexing map)."""
-        return _rnp().transpose(self)
 
-    def sum(self, axis: Any = None, keepdims: bool = False) -> Tracer:
-        """Sum over `axis` (numpy.sum)."""
-        return _rnp().sum(self, axis, keepdims=keepdims)
+# The module implementing arrays' operations (relax_mlir.numpy registers
+# itself): the tracer's operators and methods, and numpy's functions and
+# ufuncs called on tracers, go to its functions. The core imports no layer
+# above it.
+_ARRAY_NAMESPACE: Any = None
 
-    def mean(self, axis: Any = None, keepdims: bool = False) -> Tracer:
-        """Mean over `axis`."""
-        return _rnp().mean(self, axis, keepdims=keepdims)
 
-    def var(self, axis: Any = None, keepdims: bool = False) -> Tracer:
-        """Population variance over `axis`."""
-        return _rnp().var(self, axis, keepdims=keepdims)
-
-    def max(self, axis: Any = None, keepdims: bool = False) -> Tracer:
-        """Maximum over `axis`."""
-        return _rnp().max(self, axis, keepdims=keepdims)
-
-    def min(self, axis: Any = None, keepdims: bool = False) -> Tracer:
-        """Minimum over `axis`."""
-        return _rnp().min(self, axis, keepdims=keepdims)
-
-    def prod(self, axis: Any = None, keepdims: bool = False) -> Tracer:
-        """Product over `axis`."""
-        return _rnp().prod(self, axis, keepdims=keepdims)
-
-    def reshape(self, *shape: Any) -> Tracer:
-        """The array in a new shape (a tuple or the sizes; one may be -1)."""
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
-        return _rnp().reshape(self, shape)
-
-    def transpose(self, *axes: Any) -> Tracer:
-        """The array with its axes permuted (reversed when none are given)."""
-        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
-            axes = tuple(axes[0])
-        return _rnp().transpose(self, axes or None)
-
-    def astype(self, dtype: Any) -> Tracer:
-        """The array converted to `dtype`."""
-        return _rnp().astype(self, dtype)
-
-    def flatten(self) -> Tracer:
-        """The array as 1-D."""
-        return _rnp().ravel(self)
-
-    ravel = flatten
-
-    def squeeze(self, axis: Any = None) -> Tracer:
-        """The array without its size-1 axes `axis` (all when None)."""
-        return _rnp().squeeze(self, axis)
+def register_array_namespace(namespace: Any, methods: dict[str, Any]) -> None:
+    """Makes `namespace` (a module of array functions) the one traced arrays'
+    operations call, and sets `methods` (operators, `.T`, `.sum`, ...) on
+    Tracer."""
+    global _ARRAY_NAMESPACE
+    _ARRAY_NAMESPACE = namespace
+    for name, method in methods.items():
+        setattr(Tracer, name, method)
 
 
 def _rnp() -> Any:
-    from . import numpy as rnp
-    return rnp
+    if _ARRAY_NAMESPACE is None:
+        raise RuntimeError("no array namespace: import relax_mlir.numpy (the frontend does)")
+    return _ARRAY_NAMESPACE
 
 
 # numpy ufuncs -> the relax_mlir.numpy functions that compute them on tracers.
@@ -635,7 +647,7 @@ def as_leaf_array(value: Any, where: str) -> np.ndarray:
         raise TypeError(f"argument {where}: expected a numpy array, a Python scalar or a "
                         f"tuple/list/dict of them, got {type(value).__name__}")
     array = np.asarray(value)
-    if array.dtype not in _ELEMENT_OF and array.dtype.newbyteorder("=") in _ELEMENT_OF:
+    if array.dtype not in ELEMENT_OF and array.dtype.newbyteorder("=") in ELEMENT_OF:
         return array.astype(array.dtype.newbyteorder("="))
     element_name(array.dtype, f"argument {where}: dtype")
     return array

@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ._trace import Tracer, current_trace, tree_flatten, tree_unflatten
+from ._trace import Tracer, current_trace, emit_op, tree_flatten, tree_unflatten
 from .dialects import relax as _r
+from .numpy import asarray
 
 __all__ = ["stop_gradient"]
 
@@ -27,10 +28,8 @@ def stop_gradient(x: Any) -> Any:
     trace = current_trace()
     if trace is None:
         return tree_unflatten(treedef, iter(np.asarray(v) for v in leaves))
-    from .numpy import _emit, asarray
-
     out = []
     for v in leaves:
         array = asarray(v)
-        out.append(_emit(_r.stop_gradient, array) if isinstance(array, Tracer) else array)
+        out.append(emit_op(_r.stop_gradient, array) if isinstance(array, Tracer) else array)
     return tree_unflatten(treedef, iter(out))

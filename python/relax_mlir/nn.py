@@ -14,9 +14,9 @@ from typing import Any, Union
 import numpy as _np
 
 from . import numpy as rnp
-from ._trace import Tracer, is_float
+from ._trace import Tracer, emit_op, is_float, primitive
 from .dialects import relax as _r
-from .numpy import _emit, _traced, asarray
+from .numpy import asarray
 
 IntPair = Union[int, Sequence[int]]
 
@@ -35,9 +35,9 @@ def _float(x: Any) -> Tracer:
 
 def _unary(builder: Any, doc: str) -> Any:
     def op(x: Any) -> Tracer:
-        return _emit(builder, _float(x))
+        return emit_op(builder, _float(x))
 
-    return _traced(op, builder.__name__, doc)
+    return primitive(op, builder.__name__, doc)
 
 
 relu = _unary(_r.relu, "max(x, 0) (relax.relu).")
@@ -47,28 +47,28 @@ sigmoid = _unary(_r.sigmoid, "1 / (1 + exp(-x)) (relax.sigmoid).")
 softplus = _unary(_r.softplus, "log(1 + exp(x)) (relax.softplus).")
 
 
-@_traced
+@primitive
 def leaky_relu(x: Any, negative_slope: float = 0.01) -> Tracer:
     """x where x > 0, else negative_slope * x (relax.leaky_relu)."""
-    return _emit(_r.leaky_relu, _float(x), alpha=float(negative_slope))
+    return emit_op(_r.leaky_relu, _float(x), alpha=float(negative_slope))
 
 
-@_traced
+@primitive
 def softmax(x: Any, axis: int = -1) -> Tracer:
     """exp(x) / sum(exp(x)) along `axis` (relax.softmax)."""
-    return _emit(_r.softmax, _float(x), axis=int(axis))
+    return emit_op(_r.softmax, _float(x), axis=int(axis))
 
 
-@_traced
+@primitive
 def log_softmax(x: Any, axis: int = -1) -> Tracer:
     """x - log(sum(exp(x))) along `axis` (relax.log_softmax)."""
-    return _emit(_r.log_softmax, _float(x), axis=int(axis))
+    return emit_op(_r.log_softmax, _float(x), axis=int(axis))
 
 
 _REDUCTIONS = ("mean", "sum", "none")
 
 
-@_traced
+@primitive
 def nll_loss(log_probs: Any, targets: Any, weight: Any = None, reduction: str = "mean",
              ignore_index: int = -100) -> Tracer:
     """The negative log-likelihood of integer `targets` under `log_probs` (N, C),
@@ -81,11 +81,11 @@ def nll_loss(log_probs: Any, targets: Any, weight: Any = None, reduction: str = 
         raise TypeError(f"nll_loss: targets must be integer class indices, got dtype "
                         f"{targets.dtype}")
     w = None if weight is None else asarray(weight, log_probs.dtype).value
-    return _emit(_r.nll_loss, log_probs, targets, weights=w, reduction=reduction,
+    return emit_op(_r.nll_loss, log_probs, targets, weights=w, reduction=reduction,
                  ignore_index=int(ignore_index))
 
 
-@_traced
+@primitive
 def cross_entropy(logits: Any, targets: Any, weight: Any = None, reduction: str = "mean",
                   ignore_index: int = -100) -> Tracer:
     """Cross-entropy of `logits` (N, C) against integer class `targets` (N,)
@@ -100,7 +100,7 @@ def cross_entropy(logits: Any, targets: Any, weight: Any = None, reduction: str 
     if weight is not None or reduction != "mean":
         raise ValueError("cross_entropy with probability targets supports only "
                          "reduction='mean' and no weight")
-    return _emit(_r.cross_entropy_with_logits, log_probs, rnp.astype(targets, logits.dtype))
+    return emit_op(_r.cross_entropy_with_logits, log_probs, rnp.astype(targets, logits.dtype))
 
 
 def _pair(value: IntPair, what: str) -> list[int]:
@@ -125,53 +125,53 @@ def _padding(value: int | Sequence[int]) -> list[int]:
     return value
 
 
-@_traced
+@primitive
 def conv2d(x: Any, w: Any, bias: Any = None, stride: IntPair = 1,
            padding: int | Sequence[int] = 0, dilation: IntPair = 1,
            groups: int = 1) -> Tracer:
     """2-D convolution of NCHW `x` with OIHW `w` (relax.conv2d), plus `bias`
     (O,) when given, as torch.nn.functional.conv2d."""
     x, w = rnp._promote(_float(x), _float(w))
-    y = _emit(_r.conv2d, x, w, strides=_pair(stride, "stride"), padding=_padding(padding),
+    y = emit_op(_r.conv2d, x, w, strides=_pair(stride, "stride"), padding=_padding(padding),
               dilation=_pair(dilation, "dilation"), groups=int(groups))
     if bias is not None:
         y = y + rnp.reshape(asarray(bias, y.dtype), (-1, 1, 1))
     return y
 
 
-@_traced
+@primitive
 def max_pool2d(x: Any, kernel_size: IntPair, stride: IntPair | None = None,
                padding: int | Sequence[int] = 0, dilation: IntPair = 1,
                ceil_mode: bool = False) -> Tracer:
     """Max pooling of NCHW `x` (relax.max_pool2d); `stride` defaults to the
     kernel size."""
     kernel = _pair(kernel_size, "kernel_size")
-    return _emit(_r.max_pool2d, _float(x), kernel,
+    return emit_op(_r.max_pool2d, _float(x), kernel,
                  strides=kernel if stride is None else _pair(stride, "stride"),
                  padding=_padding(padding), dilation=_pair(dilation, "dilation"),
                  ceil_mode=bool(ceil_mode))
 
 
-@_traced
+@primitive
 def avg_pool2d(x: Any, kernel_size: IntPair, stride: IntPair | None = None,
                padding: int | Sequence[int] = 0, ceil_mode: bool = False,
                count_include_pad: bool = False) -> Tracer:
     """Average pooling of NCHW `x` (relax.avg_pool2d); `stride` defaults to the
     kernel size."""
     kernel = _pair(kernel_size, "kernel_size")
-    return _emit(_r.avg_pool2d, _float(x), kernel,
+    return emit_op(_r.avg_pool2d, _float(x), kernel,
                  strides=kernel if stride is None else _pair(stride, "stride"),
                  padding=_padding(padding), ceil_mode=bool(ceil_mode),
                  count_include_pad=bool(count_include_pad))
 
 
-@_traced
+@primitive
 def layer_norm(x: Any, gamma: Any, beta: Any, axes: int | Sequence[int] = -1,
                epsilon: float = 1e-5) -> Tracer:
     """(x - mean) / sqrt(var + epsilon) * gamma + beta over `axes` (relax.layer_norm)."""
     x = _float(x)
     axes = [int(axes)] if isinstance(axes, (int, _np.integer)) else [int(a) for a in axes]
-    return _emit(_r.layer_norm, x, asarray(gamma, x.dtype), asarray(beta, x.dtype), axes,
+    return emit_op(_r.layer_norm, x, asarray(gamma, x.dtype), asarray(beta, x.dtype), axes,
                  epsilon=float(epsilon))
 
 
@@ -183,11 +183,11 @@ def checkpoint_segment(fn: Any) -> Any:
 
     def wrapped(*args: Any) -> Any:
         leaves, _, treedef = tree_flatten(args)
-        marked = [_emit(_r.start_checkpoint, a) if isinstance(a, Tracer) and is_float(a.dtype)
+        marked = [emit_op(_r.start_checkpoint, a) if isinstance(a, Tracer) and is_float(a.dtype)
                   else a for a in leaves]
         out = fn(*tree_unflatten(treedef, iter(marked)))
         out_leaves, _, out_def = tree_flatten(out)
-        ends = [_emit(_r.end_checkpoint, o) if isinstance(o, Tracer) and is_float(o.dtype)
+        ends = [emit_op(_r.end_checkpoint, o) if isinstance(o, Tracer) and is_float(o.dtype)
                 else o for o in out_leaves]
         return tree_unflatten(out_def, iter(ends))
 

@@ -21,7 +21,7 @@ arguments' shapes (cached) and returns numpy arrays.
 from __future__ import annotations
 
 import builtins
-import functools
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any, Union
 
@@ -29,13 +29,15 @@ import numpy as _np
 
 from . import ir
 from ._trace import (
-    _RANK,
-    Trace,
+    PROMOTION_RANK,
     Tracer,
-    current_trace,
     element_name,
     element_type,
+    emit_op,
+    innermost_trace,
     is_float,
+    primitive,
+    register_array_namespace,
     tensor_type,
 )
 from .dialects import relax as _r
@@ -64,36 +66,10 @@ __all__ = [
 # Eager calls and argument handling
 # ----------------------------------------------------------------------------
 
-def _traced(fn: Callable[..., Any], name: str | None = None,
-            doc: str | None = None) -> Callable[..., Any]:
-    """Outside a trace, runs `fn` as a one-op compiled function (cached by the
-    arguments' shapes and dtypes), so `rnp.exp(np_array)` works eagerly.
-    `name` and `doc` name and document a function made by a factory."""
-    if name is not None:
-        fn.__name__ = fn.__qualname__ = name
-    if doc is not None:
-        fn.__doc__ = doc
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if current_trace() is not None:
-            return fn(*args, **kwargs)
-        from ._frontend import eager_call
-        return eager_call(fn, args, kwargs)
-
-    return wrapper
-
-
-def _trace() -> Trace:
-    trace = current_trace()
-    assert trace is not None
-    return trace
-
-
 def asarray(x: Any, dtype: Any = None) -> Tracer:
     """`x` as a traced array: numpy arrays and Python scalars become constants."""
     if isinstance(x, Tracer):
-        x = _trace().lift(x)
+        x = innermost_trace().lift(x)
         return x if dtype is None else astype(x, dtype)
     if dtype is None and isinstance(x, float):
         dtype = _np.float32
@@ -101,7 +77,7 @@ def asarray(x: Any, dtype: Any = None) -> Tracer:
         dtype = _np.bool_
     if dtype is None and isinstance(x, int):
         dtype = _np.int64
-    return _trace().constant(x, dtype)
+    return innermost_trace().constant(x, dtype)
 
 
 def _is_weak(x: Any) -> bool:
@@ -116,7 +92,7 @@ def _promote(*xs: Any) -> list[Tracer]:
     if not arrays:
         raise TypeError("at least one operand must be an array")
     dtypes = [x.dtype if isinstance(x, Tracer) else _np.asarray(x).dtype for x in arrays]
-    target = builtins.max(dtypes, key=lambda d: _RANK[element_name(d)])
+    target = builtins.max(dtypes, key=lambda d: PROMOTION_RANK[element_name(d)])
     if any(isinstance(x, float) for x in xs) and not is_float(target):
         target = _np.dtype(_np.float32)
     return [asarray(x, target) if _is_weak(x) or not isinstance(x, Tracer)
@@ -131,12 +107,6 @@ def _axes(axis: Axis) -> list[int] | None:
     return [int(a) for a in axis]
 
 
-def _emit(builder: Callable[..., Any], *args: Any, **kwargs: Any) -> Tracer:
-    trace = _trace()
-    values = [trace.operand(a) for a in args]
-    return Tracer(trace, trace.emit(builder, *values, op=builder.__name__, **kwargs))
-
-
 def _unary(builder: Callable[..., Any], float_only: builtins.bool = True) -> Callable[..., Any]:
     name = builder.__name__
 
@@ -144,18 +114,18 @@ def _unary(builder: Callable[..., Any], float_only: builtins.bool = True) -> Cal
         x = asarray(x)
         if float_only and not is_float(x.dtype):
             x = astype(x, _np.float32)
-        return _emit(builder, x)
+        return emit_op(builder, x)
 
-    return _traced(op, name, f"Elementwise `{name}` (relax.{name}); integer inputs become "
+    return primitive(op, name, f"Elementwise `{name}` (relax.{name}); integer inputs become "
                              f"float32.")
 
 
 def _binary(builder: Callable[..., Any], doc: str) -> Callable[..., Any]:
     def op(a: Any, b: Any) -> Tracer:
         a, b = _promote(a, b)
-        return _emit(builder, a, b)
+        return emit_op(builder, a, b)
 
-    return _traced(op, builder.__name__, doc)
+    return primitive(op, builder.__name__, doc)
 
 
 # ----------------------------------------------------------------------------
@@ -189,19 +159,19 @@ less = _binary(_r.less, "`a < b` as a bool array (relax.less).")
 less_equal = _binary(_r.less_equal, "`a <= b` as a bool array (relax.less_equal).")
 
 
-@_traced
+@primitive
 def divide(a: Any, b: Any) -> Tracer:
     """`a / b` with broadcasting (relax.divide); integers divide as float32."""
     a, b = _promote(a, b)
     if not is_float(a.dtype):
         a, b = astype(a, _np.float32), astype(b, _np.float32)
-    return _emit(_r.divide, a, b)
+    return emit_op(_r.divide, a, b)
 
 
 true_divide = divide
 
 
-@_traced
+@primitive
 def power(a: Any, b: Any) -> Tracer:
     """`a ** b` with broadcasting (relax.power); a Python integer exponent
     from 0 to 4 is unrolled into multiplications (exact, and defined for
@@ -217,20 +187,20 @@ def power(a: Any, b: Any) -> Tracer:
     a, b = _promote(a, b)
     if not is_float(a.dtype):
         a, b = astype(a, _np.float32), astype(b, _np.float32)
-    return _emit(_r.power, a, b)
+    return emit_op(_r.power, a, b)
 
 
-@_traced
+@primitive
 def where(cond: Any, a: Any, b: Any) -> Tracer:
     """`a` where `cond` is true, else `b`, broadcasting all three (relax.where)."""
     cond = asarray(cond)
     if cond.dtype != _np.bool_:
         cond = not_equal(cond, 0)
     a, b = _promote(a, b)
-    return _emit(_r.where, cond, a, b)
+    return emit_op(_r.where, cond, a, b)
 
 
-@_traced
+@primitive
 def sign(x: Any) -> Tracer:
     """-1, 0 or 1 by the sign of each element, NaN for NaN as numpy (built
     from relax.where); its gradient is zero."""
@@ -240,7 +210,7 @@ def sign(x: Any) -> Tracer:
     return where(greater(x, 0), ones_like(x), where(less(x, 0), -ones_like(x), multiply(x, 0)))
 
 
-@_traced
+@primitive
 def clip(x: Any, a_min: Any = None, a_max: Any = None) -> Tracer:
     """`x` limited to [a_min, a_max] (relax.clip for scalar bounds, else
     maximum/minimum)."""
@@ -251,7 +221,7 @@ def clip(x: Any, a_min: Any = None, a_max: Any = None) -> Tracer:
     if scalar and is_float(x.dtype):
         lo = -_np.inf if a_min is None else float(a_min)
         hi = _np.inf if a_max is None else float(a_max)
-        return _emit(_r.clip, x, lo, hi)
+        return emit_op(_r.clip, x, lo, hi)
     if a_min is not None:
         x = maximum(x, a_min)
     if a_max is not None:
@@ -259,7 +229,7 @@ def clip(x: Any, a_min: Any = None, a_max: Any = None) -> Tracer:
     return x
 
 
-@_traced
+@primitive
 def astype(x: Any, dtype: Any) -> Tracer:
     """`x` converted to `dtype` (relax.astype; floats to ints truncate)."""
     x = asarray(x)
@@ -267,7 +237,7 @@ def astype(x: Any, dtype: Any) -> Tracer:
     if dtype == x.dtype:
         return x
     element_type(dtype)
-    return _emit(_r.astype, tensor_type(x.shape, dtype), x)
+    return emit_op(_r.astype, tensor_type(x.shape, dtype), x)
 
 
 # ----------------------------------------------------------------------------
@@ -284,9 +254,9 @@ def _reduction(builder: Callable[..., Any], doc: str, name: str | None = None,
             x = astype(x, _np.float32)
         elif x.dtype == _np.bool_:
             x = astype(x, _np.int64)  # numpy counts booleans as int64
-        return _emit(builder, x, axis=_axes(axis), keepdims=builtins.bool(keepdims))
+        return emit_op(builder, x, axis=_axes(axis), keepdims=builtins.bool(keepdims))
 
-    return _traced(op, name or builder.__name__, doc)
+    return primitive(op, name or builder.__name__, doc)
 
 
 sum = _reduction(_r.sum, "Sum over `axis` (all axes when None), as np.sum (relax.sum).")
@@ -302,27 +272,27 @@ var = _reduction(_r.variance, "Population variance over `axis` (relax.variance).
                  float_only=True)
 
 
-@_traced
+@primitive
 def cumsum(x: Any, axis: int | None = None) -> Tracer:
     """Cumulative sum along `axis` (the flattened array when None), as np.cumsum."""
     x = asarray(x)
     if axis is None:
         x, axis = ravel(x), 0
-    return _emit(_r.cumsum, x, int(axis))
+    return emit_op(_r.cumsum, x, int(axis))
 
 
 # ----------------------------------------------------------------------------
 # Linear algebra
 # ----------------------------------------------------------------------------
 
-@_traced
+@primitive
 def matmul(a: Any, b: Any) -> Tracer:
     """`a @ b` with np.matmul's semantics (relax.matmul)."""
     a, b = _promote(a, b)
-    return _emit(_r.matmul, a, b)
+    return emit_op(_r.matmul, a, b)
 
 
-@_traced
+@primitive
 def dot(a: Any, b: Any) -> Tracer:
     """np.dot for 1-D and 2-D operands (a scalar operand multiplies)."""
     a, b = _promote(a, b)
@@ -352,39 +322,39 @@ def _normalize_shape(shape: Any, size: int) -> tuple[int, ...]:
     return shape
 
 
-@_traced
+@primitive
 def reshape(x: Any, shape: Any) -> Tracer:
     """`x` with a new shape of as many elements (one dimension may be -1)."""
     x = asarray(x)
     shape = _normalize_shape(shape, x.size)
     if shape == x.shape:
         return x
-    return _emit(_r.reshape, tensor_type(shape, x.dtype), x)
+    return emit_op(_r.reshape, tensor_type(shape, x.dtype), x)
 
 
-@_traced
+@primitive
 def ravel(x: Any) -> Tracer:
     """`x` as 1-D (relax.flatten)."""
     x = asarray(x)
     if x.ndim == 1:
         return x
-    return _emit(_r.flatten, x)
+    return emit_op(_r.flatten, x)
 
 
-@_traced
+@primitive
 def transpose(x: Any, axes: Sequence[int] | None = None) -> Tracer:
     """`x` with its axes permuted (reversed when `axes` is None): relax.permute_dims,
     which the compiler folds into the consumer's indexing (no copy)."""
     x = asarray(x)
     if x.ndim < 2 and axes is None:
         return x
-    return _emit(_r.permute_dims, x, axes=None if axes is None else [int(a) for a in axes])
+    return emit_op(_r.permute_dims, x, axes=None if axes is None else [int(a) for a in axes])
 
 
 permute_dims = transpose
 
 
-@_traced
+@primitive
 def swapaxes(x: Any, axis1: int, axis2: int) -> Tracer:
     """`x` with two axes exchanged."""
     x = asarray(x)
@@ -393,45 +363,45 @@ def swapaxes(x: Any, axis1: int, axis2: int) -> Tracer:
     return transpose(x, perm)
 
 
-@_traced
+@primitive
 def expand_dims(x: Any, axis: int | Sequence[int]) -> Tracer:
     """`x` with new size-1 axes at the positions `axis` of the result."""
-    return _emit(_r.expand_dims, asarray(x), _axes(axis))
+    return emit_op(_r.expand_dims, asarray(x), _axes(axis))
 
 
-@_traced
+@primitive
 def squeeze(x: Any, axis: Axis = None) -> Tracer:
     """`x` without the size-1 axes `axis` (all of them when None)."""
-    return _emit(_r.squeeze, asarray(x), axis=_axes(axis))
+    return emit_op(_r.squeeze, asarray(x), axis=_axes(axis))
 
 
-@_traced
+@primitive
 def broadcast_to(x: Any, shape: Sequence[int]) -> Tracer:
     """`x` broadcast to `shape` as numpy does."""
     x = asarray(x)
     shape = tuple(int(s) for s in shape)
     if shape == x.shape:
         return x
-    return _emit(_r.broadcast_to, tensor_type(shape, x.dtype), x)
+    return emit_op(_r.broadcast_to, tensor_type(shape, x.dtype), x)
 
 
-@_traced
+@primitive
 def concatenate(arrays: Sequence[Any], axis: int = 0) -> Tracer:
     """The arrays joined along `axis` (relax.concat)."""
     arrays = _promote(*arrays)
     if len(arrays) == 1:
         return arrays[0]
-    return _emit(_r.concat, [a.value for a in arrays], int(axis))
+    return emit_op(_r.concat, [a.value for a in arrays], int(axis))
 
 
-@_traced
+@primitive
 def stack(arrays: Sequence[Any], axis: int = 0) -> Tracer:
     """The arrays joined along a new axis `axis`."""
     arrays = _promote(*arrays)
     return concatenate([expand_dims(a, axis) for a in arrays], axis)
 
 
-@_traced
+@primitive
 def split(x: Any, indices_or_sections: int | Sequence[int], axis: int = 0) -> list[Tracer]:
     """`x` split along `axis` into equal sections or at the given indices, as
     np.split (relax.split; a list of arrays)."""
@@ -440,14 +410,14 @@ def split(x: Any, indices_or_sections: int | Sequence[int], axis: int = 0) -> li
         attr: Any = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(indices_or_sections))
     else:
         attr = ir.DenseI64ArrayAttr.get([int(i) for i in indices_or_sections])
-    trace = _trace()
+    trace = innermost_trace()
     parts = trace.emit(_r.split, x.value, attr, axis=int(axis), op="split")
     count = ir.TupleType(parts.type).num_types
     return [Tracer(trace, trace.emit(_r.tuple_get_item, parts, i, op="split"))
             for i in range(count)]
 
 
-@_traced
+@primitive
 def take(x: Any, indices: Any, axis: int | None = None) -> Tracer:
     """Elements of `x` at integer `indices` along `axis` (of the flattened
     array when None), as np.take (relax.take)."""
@@ -455,35 +425,35 @@ def take(x: Any, indices: Any, axis: int | None = None) -> Tracer:
     indices = asarray(indices)
     if is_float(indices.dtype) or indices.dtype == _np.bool_:
         raise TypeError(f"take: indices must be integers, got {indices.dtype}")
-    return _emit(_r.take, x, indices, axis=None if axis is None else int(axis))
+    return emit_op(_r.take, x, indices, axis=None if axis is None else int(axis))
 
 
-@_traced
+@primitive
 def tile(x: Any, reps: int | Sequence[int]) -> Tracer:
     """`x` repeated `reps` times along each axis, as np.tile."""
-    return _emit(_r.tile, asarray(x), _axes(reps))
+    return emit_op(_r.tile, asarray(x), _axes(reps))
 
 
-@_traced
+@primitive
 def pad(x: Any, pad_width: Any, constant_values: float = 0.0) -> Tracer:
     """`x` padded with a constant, as np.pad(mode='constant'): `pad_width` is an
     int, a (before, after) pair, or one pair per axis."""
     x = asarray(x)
     widths = _np.broadcast_to(_np.asarray(pad_width, dtype=_np.int64), (x.ndim, 2))
-    return _emit(_r.pad, x, [int(w) for w in widths.reshape(-1)],
+    return emit_op(_r.pad, x, [int(w) for w in widths.reshape(-1)],
                  pad_value=float(constant_values))
 
 
-@_traced
+@primitive
 def triu(x: Any, k: int = 0) -> Tracer:
     """`x` with the elements below the k-th diagonal zeroed."""
-    return _emit(_r.triu, asarray(x), k=int(k))
+    return emit_op(_r.triu, asarray(x), k=int(k))
 
 
-@_traced
+@primitive
 def tril(x: Any, k: int = 0) -> Tracer:
     """`x` with the elements above the k-th diagonal zeroed."""
-    return _emit(_r.tril, asarray(x), k=int(k))
+    return emit_op(_r.tril, asarray(x), k=int(k))
 
 
 def getitem(x: Tracer, key: Any) -> Tracer:
@@ -562,7 +532,7 @@ def getitem(x: Tracer, key: Any) -> Tracer:
         dim += 1
     result = x
     if axes:
-        result = _emit(_r.strided_slice, result, axes, begin, end, strides=strides)
+        result = emit_op(_r.strided_slice, result, axes, begin, end, strides=strides)
     if array_index is not None:
         axis, indices, _ = array_index
         result = take(result, indices, axis=axis)
@@ -570,7 +540,7 @@ def getitem(x: Tracer, key: Any) -> Tracer:
         shift = _np.ndim(indices) - 1 if not isinstance(indices, Tracer) else indices.ndim - 1
         drop = [d if d < axis else d + shift for d in drop]
     if drop:
-        result = _emit(_r.squeeze, result, axis=drop)
+        result = emit_op(_r.squeeze, result, axis=drop)
     if array_index is not None and advanced and \
             advanced[-1] - advanced[0] + 1 != len(advanced):
         axis, indices, _ = array_index
@@ -592,49 +562,141 @@ def _shape(shape: Any) -> tuple[int, ...]:
     return (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(int(s) for s in shape)
 
 
-@_traced
+@primitive
 def zeros(shape: Any, dtype: Any = _np.float32) -> Tracer:
     """An array of zeros (relax.zeros)."""
-    return _emit(_r.zeros, tensor_type(_shape(shape), dtype))
+    return emit_op(_r.zeros, tensor_type(_shape(shape), dtype))
 
 
-@_traced
+@primitive
 def ones(shape: Any, dtype: Any = _np.float32) -> Tracer:
     """An array of ones (relax.ones)."""
-    return _emit(_r.ones, tensor_type(_shape(shape), dtype))
+    return emit_op(_r.ones, tensor_type(_shape(shape), dtype))
 
 
-@_traced
+@primitive
 def full(shape: Any, fill_value: Any, dtype: Any = None) -> Tracer:
     """An array filled with `fill_value` (relax.full; a traced 0-d value works)."""
     if dtype is None:
         dtype = fill_value.dtype if isinstance(fill_value, Tracer) else \
             _np.asarray(fill_value).dtype if not isinstance(fill_value, float) else _np.float32
     value = reshape(asarray(fill_value, dtype), ())
-    return _emit(_r.full, tensor_type(_shape(shape), dtype), value)
+    return emit_op(_r.full, tensor_type(_shape(shape), dtype), value)
 
 
-@_traced
+@primitive
 def zeros_like(x: Any) -> Tracer:
     """Zeros of `x`'s shape and dtype (relax.zeros_like)."""
-    return _emit(_r.zeros_like, asarray(x))
+    return emit_op(_r.zeros_like, asarray(x))
 
 
-@_traced
+@primitive
 def ones_like(x: Any) -> Tracer:
     """Ones of `x`'s shape and dtype (relax.ones_like)."""
-    return _emit(_r.ones_like, asarray(x))
+    return emit_op(_r.ones_like, asarray(x))
 
 
-@_traced
+@primitive
 def full_like(x: Any, fill_value: Any) -> Tracer:
     """`fill_value` in `x`'s shape and dtype (relax.full_like)."""
     x = asarray(x)
-    return _emit(_r.full_like, x, reshape(asarray(fill_value, x.dtype), ()))
+    return emit_op(_r.full_like, x, reshape(asarray(fill_value, x.dtype), ()))
 
 
-@_traced
+@primitive
 def arange(start: int, stop: int | None = None, step: int = 1, dtype: Any = _np.int64) -> Tracer:
     """np.arange as a constant (shapes are static, so the values are too)."""
     return asarray(_np.arange(start, stop, step, dtype=dtype)) if stop is not None else \
         asarray(_np.arange(start, dtype=dtype))
+
+
+# ----------------------------------------------------------------------------
+# Traced arrays' operators and methods: this module implements them
+# ----------------------------------------------------------------------------
+
+class _ArrayMethods:
+    """The operators and methods of traced arrays, set on Tracer below."""
+
+    def __add__(self: Any, o: Any) -> Tracer: return add(self, o)
+    def __radd__(self: Any, o: Any) -> Tracer: return add(o, self)
+    def __sub__(self: Any, o: Any) -> Tracer: return subtract(self, o)
+    def __rsub__(self: Any, o: Any) -> Tracer: return subtract(o, self)
+    def __mul__(self: Any, o: Any) -> Tracer: return multiply(self, o)
+    def __rmul__(self: Any, o: Any) -> Tracer: return multiply(o, self)
+    def __truediv__(self: Any, o: Any) -> Tracer: return divide(self, o)
+    def __rtruediv__(self: Any, o: Any) -> Tracer: return divide(o, self)
+    def __pow__(self: Any, o: Any) -> Tracer: return power(self, o)
+    def __rpow__(self: Any, o: Any) -> Tracer: return power(o, self)
+    def __matmul__(self: Any, o: Any) -> Tracer: return matmul(self, o)
+    def __rmatmul__(self: Any, o: Any) -> Tracer: return matmul(o, self)
+    def __neg__(self: Any) -> Tracer: return negative(self)
+    def __pos__(self: Any) -> Tracer: return self
+    def __abs__(self: Any) -> Tracer: return abs(self)
+    def __lt__(self: Any, o: Any) -> Tracer: return less(self, o)
+    def __le__(self: Any, o: Any) -> Tracer: return less_equal(self, o)
+    def __gt__(self: Any, o: Any) -> Tracer: return greater(self, o)
+    def __ge__(self: Any, o: Any) -> Tracer: return greater_equal(self, o)
+    def __eq__(self: Any, o: Any) -> Tracer: return equal(self, o)  # type: ignore[override]
+    def __ne__(self: Any, o: Any) -> Tracer: return not_equal(self, o)  # type: ignore[override]
+    def __getitem__(self: Any, key: Any) -> Tracer: return getitem(self, key)
+
+    @property
+    def T(self: Any) -> Tracer:
+        """The array with its axes reversed (no copy: a transposed indexing map)."""
+        return transpose(self)
+
+    def sum(self: Any, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """Sum over `axis` (numpy.sum)."""
+        return sum(self, axis, keepdims=keepdims)
+
+    def mean(self: Any, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """Mean over `axis`."""
+        return mean(self, axis, keepdims=keepdims)
+
+    def var(self: Any, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """Population variance over `axis`."""
+        return var(self, axis, keepdims=keepdims)
+
+    def max(self: Any, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """Maximum over `axis`."""
+        return max(self, axis, keepdims=keepdims)
+
+    def min(self: Any, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """Minimum over `axis`."""
+        return min(self, axis, keepdims=keepdims)
+
+    def prod(self: Any, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """Product over `axis`."""
+        return prod(self, axis, keepdims=keepdims)
+
+    def reshape(self: Any, *shape: Any) -> Tracer:
+        """The array in a new shape (a tuple or the sizes; one may be -1)."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return reshape(self, shape)
+
+    def transpose(self: Any, *axes: Any) -> Tracer:
+        """The array with its axes permuted (reversed when none are given)."""
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = tuple(axes[0])
+        return transpose(self, axes or None)
+
+    def astype(self: Any, dtype: Any) -> Tracer:
+        """The array converted to `dtype`."""
+        return astype(self, dtype)
+
+    def flatten(self: Any) -> Tracer:
+        """The array as 1-D."""
+        return ravel(self)
+
+    ravel = flatten
+
+    def squeeze(self: Any, axis: Any = None) -> Tracer:
+        """The array without its size-1 axes `axis` (all when None)."""
+        return squeeze(self, axis)
+
+
+register_array_namespace(sys.modules[__name__], {
+    name: value for name, value in vars(_ArrayMethods).items()
+    if name not in ("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__",
+                    "__firstlineno__", "__static_attributes__")})

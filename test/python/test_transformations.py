@@ -486,3 +486,89 @@ def test_custom_rule_errors_name_the_problem() -> None:
 
     with pytest.raises(relax_mlir.TracingError, match="closes over traced arrays"):
         relax_mlir.grad(outer)(rand(3))
+
+
+# ----------------------------------------------------------------------------
+# The frontend's layers
+# ----------------------------------------------------------------------------
+
+def _package_imports(anywhere: bool = False) -> dict[str, set[str]]:
+    """Module -> the package modules it imports at module level (`anywhere`:
+    inside functions too), and every `from .x import _name` anywhere."""
+    import ast
+    import pathlib
+
+    root = pathlib.Path(relax_mlir.__file__).resolve().parent
+    graph: dict[str, set[str]] = {}
+    private: list[str] = []
+    for path in sorted(root.glob("*.py")):
+        name = path.stem
+        tree = ast.parse(path.read_text())
+        deps: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                target = node.module or ""
+                names = [a.name for a in node.names]
+                crossing = [n for n in names if n.startswith("_") and not n.startswith("__")
+                            and target not in ("_mlir_libs", "")]
+                if crossing:
+                    private.append(f"{name}: from .{target} import {', '.join(crossing)}")
+        for node in (ast.walk(tree) if anywhere else tree.body):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module:
+                    deps.add(node.module.split(".")[0])
+                else:
+                    deps.update(a.name for a in node.names)
+        graph[name] = deps
+    graph["__private__"] = set(private)
+    return graph
+
+
+def test_frontend_modules_form_layers_without_cycles() -> None:
+    """No import circle among the package's modules (the tracer core imports
+    no layer above it: relax_mlir.numpy registers the tracer's methods, the
+    frontend installs eager execution as the bottom trace), and no module
+    imports another's private names."""
+    graph = _package_imports()
+    private = graph.pop("__private__")
+    assert not private, f"private names imported across modules: {sorted(private)}"
+    # The layers, even inside functions: the core below the array functions,
+    # both below the transformations.
+    everywhere = _package_imports(anywhere=True)
+    for low, high in (("_trace", "numpy"), ("_trace", "nn"), ("_trace", "_frontend"),
+                      ("numpy", "_frontend"), ("nn", "_frontend"), ("lax", "_frontend"),
+                      ("numpy", "_custom"), ("_trace", "_custom")):
+        assert high not in everywhere[low], f"{low} imports {high}, a layer above it"
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        if state.get(node) == 1:
+            raise AssertionError(f"import cycle: {' -> '.join(path + [node])}")
+        if state.get(node) == 2 or node not in graph:
+            return
+        state[node] = 1
+        for dep in graph[node]:
+            visit(dep, path + [node])
+        state[node] = 2
+
+    for module in graph:
+        visit(module, [])
+
+
+def test_trace_levels() -> None:
+    """Eager execution is level 0; each nested trace is one level up."""
+    from relax_mlir import _trace
+
+    seen = []
+
+    def inner(x):
+        seen.append(_trace.current_trace().level)
+        return rnp.sum(x * x)
+
+    def outer(x):
+        seen.append(_trace.current_trace().level)
+        return relax_mlir.grad(inner)(x)
+
+    assert _trace.current_trace() is None and _trace.EVAL_TRACE.level == 0
+    relax_mlir.jit(outer)(rand(3))
+    assert seen == [1, 2], seen
