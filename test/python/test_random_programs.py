@@ -12,7 +12,10 @@ with the float64 interpreter of relax_mlir_testing.programs (tolerances from a j
 re-evaluation, see `programs.forward_tolerance`), and every gradient element
 of f64 programs with float64 central finite differences of the interpreter
 (see `programs.check_gradients`), and `<func>_jvp` along random tangents
-against those gradients by the dot-product test (`programs.check_jvp`);
+against those gradients by the dot-product test (`programs.check_jvp`), and
+the adjoint split at its residuals (`mode="vjp"`: `<func>_fwd` then
+`<func>_bwd` with the target's seed) against them too
+(`programs.check_vjp_split`);
 f32/f16 programs are checked forward only.
 Checks in a finite difference that straddles a kink (relu, abs, clip, maximum,
 a comparison, a float -> integer astype, ...) are skipped. About a third of all
@@ -80,19 +83,21 @@ def test_every_opt_level_is_checked(outcomes: dict[int, dict[str, Any]]) -> None
 
 
 def test_checker_catches_wrong_results(outcomes: dict[int, dict[str, Any]]) -> None:
-    """A forward value, one gradient element or the jvp's tangent off by 1e-3
-    relative is reported as wrong: the comparisons above can fail."""
+    """A forward value, one gradient element, the jvp's tangent or one of the
+    split adjoint's gradients off by 1e-3 relative is reported as wrong: the
+    comparisons above can fail."""
     fully_checked = [s for s, r in sorted(outcomes.items())
                      if r["status"] == "passed" and r["gradient"] == "checked"
                      and not r["forward_skipped"]]
     assert len(fully_checked) >= 3, "too few fully checked programs"
     requests = [{"seed": s, "corrupt": c, "opt_levels": levels(s)[-1:]} for s in fully_checked[:3]
-                for c in ("forward", "gradient", "tangent")]
+                for c in ("forward", "gradient", "tangent", "split")]
     records = list(pg.WorkerPool(WORKERS, timeout=300).run(requests))
     for rec in records:
         assert rec["status"] == "wrong", pg.describe(rec)
     # (records come in completion order)
     assert sum("_jvp: the target's tangent" in rec["message"] for rec in records) == 3
+    assert sum("_bwd: the gradient of" in rec["message"] for rec in records) == 3
 
 
 def test_pool_reports_a_native_crash_with_its_seed() -> None:

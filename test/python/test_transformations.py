@@ -572,3 +572,54 @@ def test_trace_levels() -> None:
     assert _trace.current_trace() is None and _trace.EVAL_TRACE.level == 0
     relax_mlir.jit(outer)(rand(3))
     assert seen == [1, 2], seen
+
+
+# ----------------------------------------------------------------------------
+# Every transformation inside every other
+# ----------------------------------------------------------------------------
+
+def _f(x):
+    return rnp.sum(rnp.sin(x) * x)
+
+
+def _df(x):  # the gradient of _f
+    return np.cos(x) * x + np.sin(x)
+
+
+def _d2f(x):  # the diagonal Hessian of _f
+    return 2 * np.cos(x) - x * np.sin(x)
+
+
+COMBINATIONS = {
+    # name: (function of (x, v) built from the transformations, expected in numpy)
+    "grad(jvp)": (lambda x, v: relax_mlir.grad(
+        lambda y: relax_mlir.jvp(_f, (y,), (v,))[1])(x), lambda x, v: _d2f(x) * v),
+    "jvp(grad)": (lambda x, v: relax_mlir.jvp(relax_mlir.grad(_f), (x,), (v,))[1],
+                  lambda x, v: _d2f(x) * v),
+    "vjp(jvp)": (lambda x, v: relax_mlir.vjp(
+        lambda y: relax_mlir.jvp(_f, (y,), (v,))[1], x)[1](np.float64(1.0))[0],
+        lambda x, v: _d2f(x) * v),
+    "jvp(vjp)": (lambda x, v: relax_mlir.jvp(
+        lambda y: relax_mlir.vjp(_f, y)[1](np.float64(1.0))[0], (x,), (v,))[1],
+        lambda x, v: _d2f(x) * v),
+    "value_and_grad(vjp)": (lambda x, v: relax_mlir.value_and_grad(
+        lambda y: rnp.sum(relax_mlir.vjp(_f, y)[1](np.float64(1.0))[0] * v))(x)[1],
+        lambda x, v: _d2f(x) * v),
+    "jvp(checkpoint)": (lambda x, v: relax_mlir.jvp(relax_mlir.checkpoint(_f), (x,), (v,))[1],
+                        lambda x, v: np.sum(_df(x) * v)),
+    "grad(checkpoint of a closure)": (lambda x, v: relax_mlir.grad(
+        lambda y: relax_mlir.checkpoint(lambda z: rnp.sum(rnp.sin(z) * z * v))(y))(x),
+        lambda x, v: _df(x) * v),
+    "jvp(jit(grad(jit)))": (lambda x, v: relax_mlir.jvp(
+        relax_mlir.jit(relax_mlir.grad(relax_mlir.jit(_f))), (x,), (v,))[1],
+        lambda x, v: _d2f(x) * v),
+}
+
+
+@pytest.mark.parametrize("name", list(COMBINATIONS))
+@pytest.mark.parametrize("outer_jit", [False, True], ids=["eager", "jit"])
+def test_transformations_nest(name: str, outer_jit: bool) -> None:
+    build, expected = COMBINATIONS[name]
+    x, v = rand(4), rand(4)
+    fn = relax_mlir.jit(build) if outer_jit else build
+    np.testing.assert_allclose(fn(x, v), expected(x, v), rtol=1e-12, atol=1e-14)

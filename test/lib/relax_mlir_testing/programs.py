@@ -2600,8 +2600,9 @@ def check(program: Program, corrupt: str | None = None,
     gradients with the same finite differences. A level that gives a wrong
     result fails the check; the message names every level's outcome.
 
-    `corrupt` ("forward", "gradient" or "tangent") damages the compiled result
-    before the comparison, to show that the checks catch a wrong result."""
+    `corrupt` ("forward", "gradient", "tangent" or "split") damages the
+    compiled result before the comparison, to show that the checks catch a
+    wrong result."""
     import relax_mlir
 
     t0 = time.time()
@@ -2610,7 +2611,11 @@ def check(program: Program, corrupt: str | None = None,
     text = program.text()
     try:
         module = relax_mlir.gradient(text, **program.gradient_kwargs())
-        # Forward mode along the same parameters: checked against the gradients.
+        # The adjoint split at its residuals and forward mode, along the same
+        # parameters: both checked against the gradients.
+        if program.grad_params():
+            module = relax_mlir.gradient(module, func=program.func,
+                                         require_grads=program.grad_params(), mode="vjp")
         module = relax_mlir.jacobian_vector_product(module, func=program.func,
                                                     wrt=program.grad_params() or None)
     except relax_mlir.RelaxMLIRError as e:
@@ -2685,6 +2690,7 @@ def _check_level(program: Program, exe: Any, base: Trace, tols: list[Any],
     else:
         check_gradients(program, base, g_leaves, out, fd_cache, count)
         check_jvp(program, exe, base, g_leaves, tols, corrupt)
+        check_vjp_split(program, exe, base, g_leaves, tols, corrupt)
 
 
 def _target_of(program: Program, value: Any) -> Any:
@@ -2731,6 +2737,51 @@ def check_jvp(program: Program, exe: Any, base: Trace, g_leaves: list[GradLeaf],
     if not abs(got - dot) <= tol:
         raise Mismatch(f"{program.func}_jvp: the target's tangent is {got!r}, but the "
                        f"tangents dotted with the gradients give {dot!r} (tolerance {tol:.3g})")
+
+
+def _seed(program: Program, value: Any) -> Any:
+    """The cotangent that makes a vjp the adjoint's gradient: ones at the
+    target, zeros in the other fields of a tuple result (leaves of `value`'s
+    types)."""
+    def zeros(v: Any) -> Any:
+        return tuple(zeros(f) for f in v) if isinstance(v, tuple) else np.zeros_like(v)
+
+    if isinstance(program.result_type, TensorType):
+        return np.ones_like(value)
+    return tuple(np.ones_like(f) if i == program.target_index else zeros(f)
+                 for i, f in enumerate(value))
+
+
+def check_vjp_split(program: Program, exe: Any, base: Trace, g_leaves: list[GradLeaf],
+                    tols: list[Any], corrupt: str | None = None) -> None:
+    """`<func>_fwd` computes the result and the residuals, `<func>_bwd` pulls
+    the target's seed back from them: its result equals the forward value and
+    its gradients the (already checked) adjoint's, to rounding (tolerance 1e-9
+    relative to the largest gradient element)."""
+    gidx = program.grad_params()
+    if not gidx:
+        return
+    args = [_copy(a) for a in program.args]
+    value, residuals = exe[program.func + "_fwd"](*args)
+    compare_forward(program, value, base, tols, f"{program.func}_fwd result[0]")
+    grads = exe[program.func + "_bwd"](*residuals, _seed(program, value))
+    if not isinstance(grads, tuple) or len(grads) != len(gidx):
+        raise Mismatch(f"{program.func}_bwd returned {grads!r}, not {len(gidx)} gradients")
+    split: list[np.ndarray] = []
+    for gi, (p, g) in enumerate(zip(gidx, grads)):
+        split += _shaped_leaves(g, program.params[p].type, f"{program.func}_bwd gradient {gi}")
+    if corrupt == "split":
+        split = [s.copy() for s in split]
+        for s in split:
+            if s.size:
+                s.reshape(-1)[0] += 1e-3 * (1 + abs(s.reshape(-1)[0]))
+                break
+    scale = max((float(np.max(np.abs(g))) for _, _, g in g_leaves if g.size), default=1.0)
+    for (p, path, g), s in zip(g_leaves, split):
+        if not np.allclose(s, g, rtol=1e-9, atol=1e-9 * max(1.0, scale), equal_nan=True):
+            name = program.params[p].name + "".join(f"[{j}]" for j in path)
+            raise Mismatch(f"{program.func}_bwd: the gradient of {name} differs from the "
+                           f"adjoint's\ngot:\n{s!r}\nadjoint:\n{g!r}")
 
 
 def check_gradients(program: Program, base: Trace, g_leaves: list[GradLeaf], out: Outcome,
