@@ -60,10 +60,7 @@ def gradient(
         if require_grads is not None:
             indices = _resolve_params(parameter_names(fn), require_grads, func)
             options.append("require-grads=" + ",".join(str(i) for i in indices))
-        result = clone_module(module)
-        run_passes(result, "builtin.module(func.func(relax-convert-to-dataflow), gradient{"
-                   + " ".join(options) + "})", GradientError, f"cannot differentiate '{func}'")
-        return result
+        return _run_pass(module, "gradient", options, f"cannot differentiate '{func}'")
     if target_index is None:
         target_index = _target_index_attribute(fn, func)
     target_index = _as_index(target_index, "target_index")
@@ -73,12 +70,7 @@ def gradient(
         indices = _resolve_params(parameter_names(fn), require_grads, func)
         if indices:
             options.append("require-grads=" + ",".join(str(i) for i in indices))
-    result = clone_module(module)
-    # A plain function body (relax ops, no dataflow block) is gathered into one.
-    pipeline = ("builtin.module(func.func(relax-convert-to-dataflow), gradient{"
-                + " ".join(options) + "})")
-    run_passes(result, pipeline, GradientError, f"cannot differentiate '{func}'")
-    return result
+    return _run_pass(module, "gradient", options, f"cannot differentiate '{func}'")
 
 
 def jacobian_vector_product(
@@ -112,10 +104,16 @@ def jacobian_vector_product(
     if wrt is not None:
         indices = _resolve_params(parameter_names(fn), wrt, func, "wrt")
         options.append("wrt=" + ",".join(str(i) for i in indices))
+    return _run_pass(module, "jvp", options, f"cannot differentiate '{func}' in forward mode")
+
+
+def _run_pass(module: ir.Module, name: str, options: list[str], what: str) -> ir.Module:
+    """A copy of `module` after pass `name` with `options`; a plain function
+    body (relax ops, no dataflow block) is gathered into one first."""
     result = clone_module(module)
-    pipeline = ("builtin.module(func.func(relax-convert-to-dataflow), jvp{"
+    pipeline = ("builtin.module(func.func(relax-convert-to-dataflow), " + name + "{"
                 + " ".join(options) + "})")
-    run_passes(result, pipeline, GradientError, f"cannot differentiate '{func}' in forward mode")
+    run_passes(result, pipeline, GradientError, what)
     return result
 
 

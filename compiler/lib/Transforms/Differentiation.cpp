@@ -238,6 +238,41 @@ void mlir::relax::simplify(func::FuncOp func) {
 /// Adds `<funcName><suffix>`; on failure leaves the module as it was. A
 /// declaration it replaces is unlinked into `replaced` (with the op it
 /// followed) so that a later failure can put it back.
+LogicalResult mlir::relax::selectParameters(func::FuncOp func, ArrayRef<int64_t> wanted,
+                                            StringRef option, StringRef what,
+                                            SmallVectorImpl<int64_t> &params) {
+  int64_t numArgs = func.getNumArguments();
+  if (wanted.empty()) {
+    for (int64_t i = 0; i < numArgs; ++i) {
+      Type type = func.getArgument(i).getType();
+      // Integer parameters are skipped; a type no relax value has is an error
+      // (its zero derivative could not even be built).
+      if (!isRelaxValueType(type))
+        return func.emitError("cannot differentiate '@")
+               << func.getSymName() << "': parameter " << i << " has type " << type
+               << ", which is no relax value type (static-shape tensors of f16, bf16, f32, "
+                  "f64, i1, i32 or i64, and tuples of them)";
+      if (isDifferentiableType(type))
+        params.push_back(i);
+    }
+    return success();
+  }
+  for (int64_t p : wanted) {
+    if (p < 0 || p >= numArgs)
+      return func.emitError(option) << " index " << p << " is out of range: '@"
+                                    << func.getSymName() << "' has " << numArgs << " parameters";
+    if (llvm::is_contained(params, p))
+      return func.emitError(option) << " lists parameter " << p << " twice";
+    Type type = func.getArgument(p).getType();
+    if (!isDifferentiableType(type))
+      return func.emitError(option) << ": parameter " << p << " has type " << type
+                                    << "; only float tensors (and tuples of them) have "
+                                    << what;
+    params.push_back(p);
+  }
+  return success();
+}
+
 LogicalResult mlir::relax::checkNameIsFree(ModuleOp module, StringRef name) {
   if (Operation *existing = module.lookupSymbol(name))
     return existing->emitError("cannot create '@")
@@ -291,10 +326,15 @@ deriveFunction(ModuleOp module, StringRef funcName, const DerivedKind &kind, Der
 
 LogicalResult mlir::relax::deriveFunctions(ModuleOp module, ArrayRef<std::string> names,
                                            const DerivedKind &kind, DeriveFn derive) {
+  SmallVector<std::string> trimmed;
+  for (const std::string &name : names)
+    trimmed.push_back(StringRef(name).trim().str());
+  if (trimmed.empty())
+    trimmed.push_back("main");
   SmallVector<std::string> done;
   SmallVector<Operation *> added;
   SmallVector<std::pair<Operation *, Operation *>> replaced; // (declaration, op before it)
-  for (const std::string &name : names) {
+  for (const std::string &name : trimmed) {
     if (llvm::is_contained(done, name)) {
       module.emitError(kind.pass) << ": function '@" << name << "' is listed twice";
     } else if (FailureOr<func::FuncOp> derived =

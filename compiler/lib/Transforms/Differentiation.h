@@ -83,7 +83,8 @@ using DeriveFn = function_ref<LogicalResult(func::FuncOp original, func::FuncOp 
 /// nothing uses (the relax canonicalization patterns).
 void simplify(func::FuncOp func);
 
-/// Adds, for each of `names` (default main), the function `<name><suffix>` that
+/// Adds, for each of `names` (the pass's `func` option: names may be spaced, as
+/// in `func={a, b}`; default main), the function `<name><suffix>` that
 /// `derive` builds in a clone of `@<name>` placed after it. A body-less
 /// declaration of that name (so that other functions can call it before it
 /// exists) is replaced; any other symbol of the name is an error. If one
@@ -95,6 +96,14 @@ LogicalResult deriveFunctions(ModuleOp module, ArrayRef<std::string> names,
 /// A diagnostic at `module` unless the module has no symbol `name` (a
 /// function about to be added).
 LogicalResult checkNameIsFree(ModuleOp module, StringRef name);
+
+/// The parameters of `func` a pass differentiates: those `wanted` lists (in
+/// its order), checked (in range, listed once, float tensors or tuples of
+/// them; diagnostics name the pass option `option` and what they lack,
+/// `what`: "gradients", "tangents"), or every float parameter when `wanted`
+/// is empty (a parameter of a type no relax value has is an error).
+LogicalResult selectParameters(func::FuncOp func, ArrayRef<int64_t> wanted, StringRef option,
+                               StringRef what, SmallVectorImpl<int64_t> &params);
 
 } // namespace mlir::relax
 

@@ -130,6 +130,24 @@ LogicalResult ReverseSweep::visit(Operation *op) {
   return success(ok);
 }
 
+/// The adjoints of `fn`'s parameters `params` (built before `body`'s
+/// terminator, zeros for those nothing reached) by the reverse sweep over
+/// `body` that `seed` seeds; failure after a diagnostic per op without a rule.
+static FailureOr<SmallVector<Value>> sweepBack(func::FuncOp fn, GatheredBody &body,
+                                               ArrayRef<int64_t> params,
+                                               function_ref<void(ReverseSweep &)> seed) {
+  SmallVector<Value> seeds =
+      llvm::map_to_vector(params, [&](int64_t p) -> Value { return fn.getArgument(p); });
+  Activity activity(body.bindings, seeds);
+  OpBuilder b(body.dataflow.getOutput());
+  ReverseSweep sweep(activity, body.bindings, b, body.ret.getLoc());
+  seed(sweep);
+  if (failed(sweep.run()))
+    return failure();
+  b.setInsertionPoint(body.dataflow.getOutput());
+  return llvm::map_to_vector(seeds, [&](Value p) { return sweep.adjointOf(p); });
+}
+
 /// The function attributes that stand in for the options.
 constexpr llvm::StringLiteral kTargetIndexAttrName = "relax.target_index";
 constexpr llvm::StringLiteral kRequireGradsAttrName = "relax.require_grads";
@@ -205,37 +223,7 @@ LogicalResult GradientPass::checkParams(func::FuncOp func, SmallVector<int64_t> 
              << attr;
     required.assign(indices.asArrayRef().begin(), indices.asArrayRef().end());
   }
-  int64_t numArgs = func.getNumArguments();
-  if (required.empty()) {
-    for (int64_t i = 0; i < numArgs; ++i) {
-      Type type = func.getArgument(i).getType();
-      // Integer parameters are skipped; a type no relax value has is an error
-      // (its zero gradient could not even be built).
-      if (!isRelaxValueType(type))
-        return func.emitError("cannot differentiate '@")
-               << func.getSymName() << "': parameter " << i << " has type " << type
-               << ", which is no relax value type (static-shape tensors of f16, bf16, f32, "
-                  "f64, i1, i32 or i64, and tuples of them)";
-      if (isDifferentiableType(type))
-        params.push_back(i);
-    }
-    return success();
-  }
-  for (int64_t p : required) {
-    if (p < 0 || p >= numArgs)
-      return func.emitError("require-grads index ")
-             << p << " is out of range: '@" << func.getSymName() << "' has " << numArgs
-             << " parameters";
-    if (llvm::is_contained(params, p))
-      return func.emitError("require-grads lists parameter ") << p << " twice";
-    Type type = func.getArgument(p).getType();
-    if (!isDifferentiableType(type))
-      return func.emitError("require-grads: parameter ")
-             << p << " has type " << type
-             << "; only float tensors (and tuples of them) have gradients";
-    params.push_back(p);
-  }
-  return success();
+  return selectParameters(func, required, "require-grads", "gradients", params);
 }
 
 LogicalResult GradientPass::differentiate(func::FuncOp func, func::FuncOp adjoint) {
@@ -250,21 +238,15 @@ LogicalResult GradientPass::differentiate(func::FuncOp func, func::FuncOp adjoin
   if (failed(body))
     return failure();
   Value ret = body->results.front();
-  SmallVector<Value> seeds =
-      llvm::map_to_vector(params, [&](int64_t p) -> Value { return adjoint.getArgument(p); });
-  Activity activity(body->bindings, seeds);
-
-  Location loc = body->ret.getLoc();
-  OpBuilder b(body->dataflow.getOutput());
-  ReverseSweep sweep(activity, body->bindings, b, loc);
-  sweep.seed(ret, targetType, targetIndex);
-  if (failed(sweep.run()))
+  FailureOr<SmallVector<Value>> grads = sweepBack(
+      adjoint, *body, params, [&](ReverseSweep &s) { s.seed(ret, targetType, targetIndex); });
+  if (failed(grads))
     return failure();
 
   // Result: (original result, (grad...)), in require-grads order.
-  b.setInsertionPoint(body->dataflow.getOutput());
-  SmallVector<Value> grads = llvm::map_to_vector(seeds, [&](Value p) { return sweep.adjointOf(p); });
-  Value gradTuple = TupleOp::create(b, loc, grads);
+  Location loc = body->ret.getLoc();
+  OpBuilder b(body->dataflow.getOutput());
+  Value gradTuple = TupleOp::create(b, loc, *grads);
   finishBody(adjoint, *body, TupleOp::create(b, loc, ValueRange{ret, gradTuple}),
              /*removeMarkers=*/true);
   return success();
@@ -386,26 +368,21 @@ LogicalResult GradientPass::split(func::FuncOp func, func::FuncOp fwd,
                                 fwd.getLoc())))
     return fwd.emitError("internal error: cannot add the cotangent parameter");
   Value cotangent = fwd.getArgument(ctIndex);
-  SmallVector<Value> seeds =
-      llvm::map_to_vector(params, [&](int64_t p) -> Value { return fwd.getArgument(p); });
-  Activity activity(body->bindings, seeds);
-  Location loc = body->ret.getLoc();
-  OpBuilder b(body->dataflow.getOutput());
-  ReverseSweep sweep(activity, body->bindings, b, loc);
-  sweep.seed(ret, cotangent);
-  if (failed(sweep.run()))
+  FailureOr<SmallVector<Value>> grads =
+      sweepBack(fwd, *body, params, [&](ReverseSweep &s) { s.seed(ret, cotangent); });
+  if (failed(grads))
     return failure();
-  SmallVector<Value> grads = llvm::map_to_vector(seeds, [&](Value p) { return sweep.adjointOf(p); });
 
-  BackwardHalf half = splitBackward(*body, cotangent, grads);
-  func::FuncOp bwd = buildBackward(fwd, bwdName, half, cotangent, grads);
+  BackwardHalf half = splitBackward(*body, cotangent, *grads);
+  func::FuncOp bwd = buildBackward(fwd, bwdName, half, cotangent, *grads);
   extra.push_back(bwd);
 
   // @fwd: the forward bindings, returning the result and the residuals.
   for (Operation *op : llvm::reverse(half.ops))
     op->erase();
   (void)fwd.eraseArgument(ctIndex);
-  b.setInsertionPoint(body->dataflow.getOutput());
+  Location loc = body->ret.getLoc();
+  OpBuilder b(body->dataflow.getOutput());
   Value residuals = TupleOp::create(b, loc, half.residuals.getArrayRef());
   finishBody(fwd, *body, TupleOp::create(b, loc, ValueRange{ret, residuals}),
              /*removeMarkers=*/true);
@@ -413,12 +390,6 @@ LogicalResult GradientPass::split(func::FuncOp func, func::FuncOp fwd,
 }
 
 void GradientPass::runOnOperation() {
-  // Names may be spaced (`func={a, b}`, a list continued over lines).
-  SmallVector<std::string> names;
-  for (const std::string &name : funcNames)
-    names.push_back(StringRef(name).trim().str());
-  if (names.empty())
-    names.push_back("main");
   if (mode != "adjoint" && mode != "vjp") {
     getOperation().emitError("gradient: mode must be 'adjoint' or 'vjp', got '") << mode << "'";
     return signalPassFailure();
@@ -428,6 +399,7 @@ void GradientPass::runOnOperation() {
                     SmallVectorImpl<Operation *> &extra) {
     return vjp ? split(func, derived, extra) : differentiate(func, derived);
   };
+  SmallVector<std::string> names(funcNames.begin(), funcNames.end());
   if (failed(deriveFunctions(getOperation(), names, vjp ? kForward : kAdjoint, derive)))
     signalPassFailure();
 }

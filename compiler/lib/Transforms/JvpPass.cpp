@@ -104,31 +104,11 @@ private:
 };
 
 LogicalResult JvpPass::checkOptions(func::FuncOp func, SmallVector<int64_t> &params) {
-  int64_t numArgs = func.getNumArguments();
   if (func.getNumResults() == 0)
     return func.emitError("cannot differentiate '@")
            << func.getSymName() << "': it returns nothing";
-  if (wrt.empty()) {
-    for (int64_t i = 0; i < numArgs; ++i)
-      if (isDifferentiableType(func.getArgument(i).getType()))
-        params.push_back(i);
-    return success();
-  }
-  for (int64_t p : wrt) {
-    if (p < 0 || p >= numArgs)
-      return func.emitError("wrt index ")
-             << p << " is out of range: '@" << func.getSymName() << "' has " << numArgs
-             << " parameters";
-    if (llvm::is_contained(params, p))
-      return func.emitError("wrt lists parameter ") << p << " twice";
-    Type type = func.getArgument(p).getType();
-    if (!isDifferentiableType(type))
-      return func.emitError("wrt: parameter ")
-             << p << " has type " << type
-             << "; only float tensors (and tuples of them) have tangents";
-    params.push_back(p);
-  }
-  return success();
+  SmallVector<int64_t> wanted(wrt.begin(), wrt.end());
+  return selectParameters(func, wanted, "wrt", "tangents", params);
 }
 
 /// The `relax.name` of a tangent parameter: its primal's name with `_dot`.
@@ -182,11 +162,7 @@ LogicalResult JvpPass::differentiate(func::FuncOp func, func::FuncOp derived) {
 }
 
 void JvpPass::runOnOperation() {
-  SmallVector<std::string> names;
-  for (const std::string &name : funcNames)
-    names.push_back(StringRef(name).trim().str());
-  if (names.empty())
-    names.push_back("main");
+  SmallVector<std::string> names(funcNames.begin(), funcNames.end());
   auto derive = [&](func::FuncOp func, func::FuncOp derived, SmallVectorImpl<Operation *> &) {
     return differentiate(func, derived);
   };
