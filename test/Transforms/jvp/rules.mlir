@@ -1,7 +1,7 @@
 // The tangent rules, one function per op family, all in one run: each
 // function's tangent bindings follow the op they differentiate, in its one
 // dataflow block.
-// RUN: relax-opt %s --jvp="func=unary,binary_broadcast,binary_one_side,where,matmul,linear,linear_partial,pad,softmax,log_softmax,variance,max,conv2d,max_pool2d" | FileCheck %s
+// RUN: relax-opt %s --jvp="func=unary,binary_broadcast,binary_one_side,where,matmul,linear,linear_partial,creation,pad,softmax,log_softmax,variance,max,conv2d,max_pool2d" | FileCheck %s
 
 // Elementwise unary: the derivative times the tangent (the same body as the
 // VJP's), right after the op.
@@ -116,6 +116,24 @@ func.func @linear_partial(%i: tensor<2xi64>, %u: tensor<2x3xf32>) -> tensor<4x3x
     relax.output %0 : tensor<4x3xf32>
   }
   return %r : tensor<4x3xf32>
+}
+
+// Creation: full_like's tangent is the fill value's, spread like the value
+// (x only gives the type: no tangent through it); zeros_like has none.
+// CHECK-LABEL: func.func @creation_jvp(
+// CHECK-SAME:    %[[X:.+]]: tensor<2x3xf32>, %[[V:.+]]: tensor<f32>, %[[TX:.+]]: tensor<2x3xf32>, %[[TV:.+]]: tensor<f32>)
+// CHECK:         relax.full_like %[[X]], %[[V]]
+// CHECK-NEXT:    [[T:%.+]] = relax.full_like %[[X]], %[[TV]]
+// CHECK-NOT:     %[[TX]]
+// CHECK:         relax.tuple(%{{.+}}, [[T]] :
+func.func @creation(%x: tensor<2x3xf32>, %v: tensor<f32>) -> tensor<2x3xf32> {
+  %r = relax.dataflow -> (tensor<2x3xf32>) {
+    %0 = relax.full_like %x, %v : tensor<2x3xf32>, tensor<f32>
+    %1 = relax.zeros_like %x : tensor<2x3xf32>
+    %2 = relax.add %0, %1 : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
+    relax.output %2 : tensor<2x3xf32>
+  }
+  return %r : tensor<2x3xf32>
 }
 
 // pad is affine: the tangent pads with zeros, whatever the fill value.
