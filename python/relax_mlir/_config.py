@@ -53,9 +53,11 @@ class _Setting:
 
 _SETTINGS: dict[str, _Setting] = {
     "cache_size": _Setting(64, _bound, (
-        "compiled signatures each `jit`, `grad` or `value_and_grad` function keeps in "
-        "memory; past it, the least recently used one is dropped (and compiled again, or "
-        "loaded from the compilation cache, if called again)")),
+        "compiled signatures each function keeps in memory per transformation (`jit`, "
+        "`grad`, `value_and_grad`, `jvp`, `vjp`: for the whole process, so that "
+        "`grad(loss)` made anew finds them); past it, the least recently used one is "
+        "dropped (and compiled again, or loaded from the compilation cache, if called "
+        "again)")),
     "eager_cache_size": _Setting(128, _bound, (
         "compiled signatures kept for eager calls of `relax_mlir.numpy`/`nn` functions on "
         "numpy arrays, all functions together")),
@@ -83,7 +85,9 @@ class Config:
       3.5 MB; a dropped one's memory is released. `None` keeps every signature.
       A smaller value applies at the next compile; `relax_mlir.clear_caches()`
       drops everything now.
-    - `log_compiles` (default False): log each compilation and cache hit.
+    - `log_compiles` (default False): log each trace (with its signature and
+      why: first call, a new signature, a call inside another traced
+      function), each compilation and each compilation-cache hit.
     - `enable_compilation_cache` (default True), `compilation_cache_dir`
       (default None: `$RELAX_MLIR_CACHE_DIR`, else `$XDG_CACHE_HOME/relax_mlir`,
       else `~/.cache/relax_mlir`), `compilation_cache_max_size` (default 1 GiB):
