@@ -584,8 +584,9 @@ class Transformed:
 
     # jvp and vjp -----------------------------------------------------------
 
-    def _jvp(self, primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
-        """`(out, tangent_out)` of `jvp` (this is a jvp transformation)."""
+    def _jvp(self, primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> Any:
+        """`(out, tangent_out)` of `jvp` (this is a jvp transformation), `(out,
+        tangent_out, aux)` with has_aux."""
         traced = current_trace() is not None
         if traced:
             outer, entry, values = self._inline_entry(primals)
@@ -604,11 +605,16 @@ class Transformed:
                         for t, a in zip(t_arrays, _diff_only(entry, arrays))]
             out_value, tout_value = self._run(entry, 0, [*arrays, *t_arrays])
             out, tout = _flat(out_value, entry.out_treedef), _flat(tout_value, entry.out_treedef)
-        return (tree_unflatten(entry.out_treedef, iter(out)),
-                tree_unflatten(entry.out_treedef, iter(tout)))
+        full = tree_unflatten(entry.out_treedef, iter(out))
+        tangent = tree_unflatten(entry.out_treedef, iter(tout))
+        if self.has_aux:
+            _check_aux_pair(full, "jvp")
+            return full[0], tangent[0], full[1]
+        return full, tangent
 
-    def _vjp(self, primals: tuple[Any, ...]) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
-        """`(out, vjp_fn)` of `vjp` (this is a vjp transformation)."""
+    def _vjp(self, primals: tuple[Any, ...]) -> Any:
+        """`(out, vjp_fn)` of `vjp` (this is a vjp transformation), `(out,
+        vjp_fn, aux)` with has_aux."""
         traced = current_trace() is not None
         if traced:
             outer, entry, values = self._inline_entry(primals)
@@ -631,6 +637,12 @@ class Transformed:
         out = tree_unflatten(entry.out_treedef, iter(out_leaves))
         assert entry.grad_treedefs is not None
         grad_treedefs = entry.grad_treedefs
+        # With has_aux, the cotangent is the first output's; the aux output's
+        # leaves (after it) get zeros.
+        pulled_def, pulled_count = entry.out_treedef, len(out_leaves)
+        if self.has_aux:
+            _check_aux_pair(out, "vjp")
+            pulled_count, pulled_def = _count_and_def(out[0])
 
         def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
             if traced and current_trace() is not outer:
@@ -640,11 +652,14 @@ class Transformed:
                     "its residuals are traced arrays of that function; call vjp again where "
                     "the cotangent is")
             leaves, _, ct_def = tree_flatten(cotangent)
-            if str(ct_def) != str(entry.out_treedef):
+            if str(ct_def) != str(pulled_def):
+                shown = out[0] if self.has_aux else out
                 raise TypeError(f"vjp_fn: the cotangent must have the structure of the output "
-                                f"({_structure(out)}), got {_structure(cotangent)}")
+                                f"({_structure(shown)}), got {_structure(cotangent)}")
             cts = [_cast(c, o.dtype, "vjp_fn: a cotangent", o.shape)
                    for c, o in zip(leaves, out_leaves)]
+            cts += [rnp.zeros_like(o) if isinstance(o, Tracer) else np.zeros_like(o)
+                    for o in out_leaves[pulled_count:]]
             if traced:
                 ct_value = cts[0].value if len(cts) == 1 else \
                     outer.emit(relax_d.tuple, [c.value for c in cts], op="tuple")
@@ -662,6 +677,8 @@ class Transformed:
             flat = iter(leaf_grads)
             return tuple(tree_unflatten(td, flat) for td in grad_treedefs)
 
+        if self.has_aux:
+            return out[0], vjp_fn, out[1]
         return out, vjp_fn
 
     # Inspection ------------------------------------------------------------
@@ -670,6 +687,17 @@ class Transformed:
         """Traces (and differentiates) for these arguments without running:
         `.as_text(stage)` shows the IR at each stage."""
         return Lowered(self, self._entry_for(args, kwargs)[0])
+
+
+def _check_aux_pair(out: Any, what: str) -> None:
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise TypeError(f"{what} with has_aux=True: the function must return a pair "
+                        f"(output, aux), got {_describe(out)}")
+
+
+def _count_and_def(tree: Any) -> tuple[int, Treedef]:
+    leaves, _, treedef = tree_flatten(tree)
+    return len(leaves), treedef
 
 
 def _diff_only(entry: _Entry, leaves: Sequence[Any]) -> list[Any]:
@@ -819,14 +847,15 @@ def value_and_grad(fn: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool =
                        opt_level=opt_level, num_threads=num_threads)
 
 
-def jvp(fn: Callable[..., Any], primals: Sequence[Any],
-        tangents: Sequence[Any]) -> tuple[Any, Any]:
+def jvp(fn: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
+        has_aux: bool = False) -> Any:
     """JAX's `jvp`: `(fn(*primals), tangent_out)`, the output and its
     directional derivative along `tangents` (one per primal, of its
     structure, shapes and dtypes), computed in one compiled call through the
-    compiler's jvp pass (forward mode). Integer primals take no tangent part
-    (their tangents are ignored; integer outputs get zero tangents). Nests
-    with every other transformation, inside `jit` too."""
+    compiler's jvp pass (forward mode). With `has_aux`, `fn` returns `(out,
+    aux)` and the result is `(out, tangent_out, aux)`. Integer primals take no
+    tangent part (their tangents are ignored; integer outputs get zero
+    tangents). Nests with every other transformation, inside `jit` too."""
     if not callable(fn):
         raise TypeError(f"jvp: expected a function, got {type(fn).__name__}")
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
@@ -838,7 +867,7 @@ def jvp(fn: Callable[..., Any], primals: Sequence[Any],
                         f"tangent per primal")
     if not primals:
         raise TypeError("jvp: no primals given")
-    transformed = Transformed(fn, "jvp", argnums=tuple(range(len(primals))))
+    transformed = Transformed(fn, "jvp", argnums=tuple(range(len(primals))), has_aux=has_aux)
     return transformed._jvp(tuple(primals), tuple(tangents))
 
 
@@ -868,19 +897,21 @@ def linearize(fn: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[...,
     return out, f_jvp
 
 
-def vjp(fn: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
+def vjp(fn: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     """JAX's `vjp`: `(fn(*primals), vjp_fn)`: `vjp_fn(cotangent)` returns, for
     each primal, the cotangent pulled back through `fn`, for outputs of any
-    shape and structure. The forward runs once (the gradient pass's vjp mode
-    keeps its residuals); each `vjp_fn` call runs only the backward half.
-    Integer outputs take no part (their cotangents are ignored); integer
-    primals get zeros. Nests with every other transformation, inside `jit`
-    too."""
+    shape and structure. With `has_aux`, `fn` returns `(out, aux)` and the
+    result is `(out, vjp_fn, aux)` (the cotangent is `out`'s). The forward
+    runs once (the gradient pass's vjp mode keeps its residuals); each
+    `vjp_fn` call runs only the backward half. Integer outputs take no part
+    (their cotangents are ignored); integer primals get zeros. Nests with
+    every other transformation, inside `jit` too."""
     if not callable(fn):
         raise TypeError(f"vjp: expected a function, got {type(fn).__name__}")
     if not primals:
         raise TypeError("vjp: no primals given")
-    return Transformed(fn, "vjp", argnums=tuple(range(len(primals))))._vjp(primals)
+    transformed = Transformed(fn, "vjp", argnums=tuple(range(len(primals))), has_aux=has_aux)
+    return transformed._vjp(primals)
 
 
 def _basis(shape: Sequence[int], dtype: Any, traced: bool) -> list[Any]:

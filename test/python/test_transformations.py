@@ -623,3 +623,30 @@ def test_transformations_nest(name: str, outer_jit: bool) -> None:
     x, v = rand(4), rand(4)
     fn = relax_mlir.jit(build) if outer_jit else build
     np.testing.assert_allclose(fn(x, v), expected(x, v), rtol=1e-12, atol=1e-14)
+
+
+def test_jvp_and_vjp_with_aux() -> None:
+    """has_aux, as JAX's: the function returns (out, aux); aux comes back as is
+    and takes no part in the derivatives (eagerly and inside jit)."""
+    x, t = rand(3), rand(3)
+
+    def f(v):
+        return rnp.sum(rnp.sin(v)), {"norm": rnp.sum(v * v)}
+
+    out, tangent, aux = relax_mlir.jvp(f, (x,), (t,), has_aux=True)
+    np.testing.assert_allclose(out, np.sum(np.sin(x)), rtol=1e-15)
+    np.testing.assert_allclose(tangent, np.sum(np.cos(x) * t), rtol=1e-14)
+    np.testing.assert_allclose(aux["norm"], np.sum(x * x), rtol=1e-15)
+    out, pullback, aux = relax_mlir.vjp(f, x, has_aux=True)
+    np.testing.assert_allclose(pullback(np.float64(2.0))[0], 2 * np.cos(x), rtol=1e-14)
+    np.testing.assert_allclose(aux["norm"], np.sum(x * x), rtol=1e-15)
+
+    @relax_mlir.jit
+    def inside(v, c):
+        _, pb, a = relax_mlir.vjp(f, v, has_aux=True)
+        return pb(c)[0] + a["norm"]
+
+    np.testing.assert_allclose(inside(x, np.float64(3.0)), 3 * np.cos(x) + np.sum(x * x),
+                               rtol=1e-14)
+    with pytest.raises(TypeError, match="has_aux=True: the function must return a pair"):
+        relax_mlir.vjp(lambda v: rnp.sin(v), x, has_aux=True)
