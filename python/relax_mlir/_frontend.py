@@ -914,6 +914,15 @@ def vjp(fn: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     return transformed._vjp(primals)
 
 
+def _argnum_values(what: str, args: tuple[Any, ...], nums: tuple[int, ...]) -> tuple[Any, ...]:
+    """The arguments at `nums`, or an error naming the bad index."""
+    for n in nums:
+        if not -len(args) <= n < len(args):
+            raise ValueError(f"{what}: argnums {n} is out of range: the function was called "
+                             f"with {len(args)} positional arguments")
+    return tuple(args[n] for n in nums)
+
+
 def _basis(shape: Sequence[int], dtype: Any, traced: bool) -> list[Any]:
     """One-hot arrays of `shape`, one per element in row-major order."""
     n = int(np.prod(shape, dtype=np.int64))
@@ -941,7 +950,7 @@ def jacrev(fn: Callable[..., Any], argnums: ArgNums = 0) -> Callable[..., Any]:
     single = isinstance(argnums, (int, np.integer))
 
     def jacobian(*args: Any) -> Any:
-        diff = tuple(args[n] for n in nums)
+        diff = _argnum_values("jacrev", args, nums)
         out, pullback = _vjp_at(fn, args, nums)
         out_leaves, _, out_def = tree_flatten(out)
         traced = current_trace() is not None
@@ -977,7 +986,7 @@ def jacfwd(fn: Callable[..., Any], argnums: ArgNums = 0) -> Callable[..., Any]:
     single = isinstance(argnums, (int, np.integer))
 
     def jacobian(*args: Any) -> Any:
-        diff = tuple(args[n] for n in nums)
+        diff = _argnum_values("jacfwd", args, nums)
         traced = current_trace() is not None
         columns: list[list[list[Any]]] = []  # [arg][leaf][element] -> output tangent
         out = None

@@ -650,3 +650,20 @@ def test_jvp_and_vjp_with_aux() -> None:
                                rtol=1e-14)
     with pytest.raises(TypeError, match="has_aux=True: the function must return a pair"):
         relax_mlir.vjp(lambda v: rnp.sin(v), x, has_aux=True)
+
+
+def test_bad_arguments_of_the_transformations_are_explained() -> None:
+    f = lambda v: rnp.sum(v * v)
+    with pytest.raises(ValueError, match="jacrev: argnums 2 is out of range"):
+        relax_mlir.jacrev(f, argnums=2)(rand(3))
+    with pytest.raises(ValueError, match="jacfwd: argnums 1 is out of range"):
+        relax_mlir.jacfwd(f, argnums=(0, 1))(rand(3))
+    with pytest.raises(ValueError, match="wrt is empty"):
+        relax_mlir.jacobian_vector_product(
+            "func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {\n"
+            "  return %x : tensor<3xf32>\n}", wrt=[])
+    with pytest.raises(ValueError, match="mode must be 'adjoint' or 'vjp'"):
+        relax_mlir.gradient("func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
+                            "  return %x : tensor<f32>\n}", mode="forward")
+    with pytest.raises(TypeError, match="custom_vjp: expected a function"):
+        relax_mlir.custom_vjp(3)
