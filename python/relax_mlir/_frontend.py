@@ -231,7 +231,8 @@ def clear_caches() -> None:
 
 # The functions each mode compiles from its derived module.
 _FUNCTIONS = {"jit": ("main",), "grad": ("main_adjoint",), "value_and_grad": ("main_adjoint",),
-              "jvp": ("main_jvp",), "vjp": ("main_fwd", "main_bwd")}
+              "jvp": ("main_jvp",), "vjp": ("main_fwd", "main_bwd"),
+              "linearize": ("main_primal", "main_linear")}
 
 
 @dataclass
@@ -359,7 +360,7 @@ class Transformed:
         return bound, leaves, paths, treedefs, tuple(statics)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.mode in ("jvp", "vjp"):
+        if self.mode in ("jvp", "vjp", "linearize"):
             raise TypeError(f"a {self.mode} transformation is called through "
                             f"relax_mlir.{self.mode}")
         if current_trace() is not None:
@@ -456,7 +457,7 @@ class Transformed:
             index += count
         grad_leaves = [i for name in self.grad_names for i in ranges[name]]
         for i in grad_leaves:
-            if not is_float(arrays[i].dtype) and self.mode not in ("jvp", "vjp"):
+            if not is_float(arrays[i].dtype) and self.mode not in ("jvp", "vjp", "linearize"):
                 raise TypeError(f"{self.mode}: argument {paths[i]} has dtype {arrays[i].dtype}; "
                                 f"only float arrays have gradients (leave it out of argnums or "
                                 f"convert it with .astype(np.float32))")
@@ -477,8 +478,9 @@ class Transformed:
         entry.diff_leaves = [is_float(arrays[i].dtype) for i in grad_leaves]
         entry.grad_leaf_indices = grad_leaves
         wrt = [i for i in grad_leaves if is_float(arrays[i].dtype)]
-        if self.mode == "jvp":
-            derived = jacobian_vector_product(trace.module, "main", wrt=wrt or None)
+        if self.mode in ("jvp", "linearize"):
+            derived = jacobian_vector_product(trace.module, "main", wrt=wrt or None,
+                                              mode=self.mode)
         elif self.mode == "vjp":
             if not wrt:
                 raise TypeError("vjp: the primals hold no float arrays to pull back to")
@@ -681,6 +683,53 @@ class Transformed:
             return out[0], vjp_fn, out[1]
         return out, vjp_fn
 
+    def _linearize(self, primals: tuple[Any, ...]) -> tuple[Any, Callable[..., Any]]:
+        """`(out, f_jvp)` of `linearize` (this is a linearize transformation):
+        the primal half runs now, `f_jvp` runs the linear half only."""
+        traced = current_trace() is not None
+        if traced:
+            outer, entry, values = self._inline_entry(primals)
+            primal = outer.import_function(entry.adjoint, "main_primal",
+                                           f"{self.__name__}_primal")
+            linear = outer.import_function(entry.adjoint, "main_linear",
+                                           f"{self.__name__}_linear")
+            result = outer.call(primal, [v.value for v in values] +
+                                [c.value for c in entry.captures])
+            count = tree_leaf_count(entry.out_treedef)
+            out_leaves = _leaves_of(outer, outer.tuple_item(result, 0), count)
+            res_part = outer.tuple_item(result, 1)
+            residuals: list[Any] = [outer.tuple_item(res_part, i)
+                                    for i in range(ir.TupleType(res_part.type).num_types)]
+            primal_leaves: list[Any] = values
+        else:
+            entry, arrays = self._entry_for(primals, {})
+            out_value, residual_values = self._run(entry, 0, arrays)
+            out_leaves = _flat(out_value, entry.out_treedef)
+            residuals = list(residual_values)
+            primal_leaves = arrays
+
+        def f_jvp(*tangents: Any) -> Any:
+            if traced and current_trace() is not outer:
+                raise TracingError(
+                    f"{format_location(user_location())}: the function linearize returned must "
+                    f"be called in the function in which linearize was called",
+                    "its residuals are traced arrays of that function")
+            if len(tangents) != len(primals):
+                raise TypeError(f"linearize: {len(primals)} primals but {len(tangents)} "
+                                f"tangents; give one tangent per primal")
+            t_values = self._diff_leaf_arrays(entry, tangents, "linearize: tangent", traced)
+            t_values = [_cast(t, p.dtype, "linearize: a tangent", p.shape)
+                        for t, p in zip(t_values, _diff_only(entry, primal_leaves))]
+            if traced:
+                value = outer.call(linear, [r.value if isinstance(r, Tracer) else r
+                                            for r in residuals] + [t.value for t in t_values])
+                tout = _leaves_of(outer, value, tree_leaf_count(entry.out_treedef))
+            else:
+                tout = _flat(self._run(entry, 1, [*residuals, *t_values]), entry.out_treedef)
+            return tree_unflatten(entry.out_treedef, iter(tout))
+
+        return tree_unflatten(entry.out_treedef, iter(out_leaves)), f_jvp
+
     # Inspection ------------------------------------------------------------
 
     def lower(self, *args: Any, **kwargs: Any) -> Lowered:
@@ -722,8 +771,11 @@ def _cast(value: Any, dtype: Any, what: str, shape: Sequence[int]) -> Any:
 
 
 def _leaves_of(trace: Trace, value: Any, count: int) -> list[Any]:
-    """The `count` leaves of a traced result: the value itself, or its fields."""
-    return [value] if count == 1 else [trace.tuple_item(value, i) for i in range(count)]
+    """The `count` leaves of a traced result: the value itself (as a traced
+    array), or its fields."""
+    if count == 1:
+        return [value if isinstance(value, Tracer) else Tracer(trace, value)]
+    return [trace.tuple_item(value, i) for i in range(count)]
 
 
 def _signature(paths: Sequence[str], arrays: Sequence[np.ndarray]) -> str:
@@ -886,15 +938,15 @@ def _vjp_at(fn: Callable[..., Any], args: tuple[Any, ...], argnums: tuple[int, .
 
 def linearize(fn: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., Any]]:
     """JAX's `linearize`: `(fn(*primals), f_jvp)` where `f_jvp(*tangents)` is
-    the Jacobian-vector product at `primals`. Here `f_jvp` runs the compiled
-    jvp (the primal computation with it) on each call; the first output is
-    computed once."""
-    out, _ = jvp(fn, primals, [_zeros_like_tree(p) for p in primals])
-
-    def f_jvp(*tangents: Any) -> Any:
-        return jvp(fn, primals, tangents)[1]
-
-    return out, f_jvp
+    the Jacobian-vector product at `primals`. The jvp pass's linearize mode
+    splits the JVP: the primal half runs once, here, keeping the values the
+    tangents need; each `f_jvp` call runs the linear half only. Nests with
+    every other transformation, inside `jit` too."""
+    if not callable(fn):
+        raise TypeError(f"linearize: expected a function, got {type(fn).__name__}")
+    if not primals:
+        raise TypeError("linearize: no primals given")
+    return Transformed(fn, "linearize", argnums=tuple(range(len(primals))))._linearize(primals)
 
 
 def vjp(fn: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:

@@ -77,6 +77,7 @@ def jacobian_vector_product(
     module: ModuleLike,
     func: str = "main",
     wrt: Sequence[int | str] | None = None,
+    mode: str = "jvp",
 ) -> ir.Module:
     """Differentiates `func` in forward mode and returns a new module that also
     holds `<func>_jvp` (the jvp pass).
@@ -92,6 +93,11 @@ def jacobian_vector_product(
     Hessian-vector product. A function body written without a `relax.dataflow`
     block is first gathered into one. The input module is left unchanged.
 
+    With `mode="linearize"` it comes in two halves instead (JAX's
+    `linearize`): `<func>_primal(params...)` returns `(output, residuals)` and
+    `<func>_linear(*residuals, *tangents)` the output tangent, the linear map
+    alone (no primal computation in it).
+
     Raises `ValueError`/`TypeError` for bad arguments and `GradientError` (with
     MLIR's diagnostics, every op without a tangent rule among them) when the
     pass rejects the function.
@@ -99,8 +105,10 @@ def jacobian_vector_product(
     module = as_module(module)
     if not isinstance(func, str) or not func.replace("_", "a").isalnum():
         raise ValueError(f"func must be a function name such as 'main', got {func!r}")
+    if mode not in ("jvp", "linearize"):
+        raise ValueError(f"mode must be 'jvp' or 'linearize', got {mode!r}")
     fn = require_function(module, func)
-    options = [f"func={func}"]
+    options = [f"func={func}", f"mode={mode}"]
     if wrt is not None:
         indices = _resolve_params(parameter_names(fn), wrt, func, "wrt")
         options.append("wrt=" + ",".join(str(i) for i in indices))

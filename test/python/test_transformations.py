@@ -196,12 +196,30 @@ def test_jvp_arguments_are_checked() -> None:
 
 
 def test_linearize() -> None:
+    """The primal half runs once; f_jvp runs the linear half (the jvp pass's
+    linearize mode), for any number of tangents, eagerly and inside jit; the
+    linear half holds no primal computation (no exp)."""
     x = rand(4)
-    out, f_jvp = relax_mlir.linearize(lambda v: rnp.exp(v) * v, x)
+    f = lambda v: rnp.exp(v) * v
+    out, f_jvp = relax_mlir.linearize(f, x)
     np.testing.assert_allclose(out, np.exp(x) * x, rtol=1e-12)
     for _ in range(2):
         t = rand(4)
         np.testing.assert_allclose(f_jvp(t), np.exp(x) * (x + 1) * t, rtol=1e-12)
+
+    @relax_mlir.jit
+    def twice(v, t, s):
+        y, lin = relax_mlir.linearize(f, v)
+        return y, lin(t) + lin(s)
+
+    t, s = rand(4), rand(4)
+    y, both = twice(x, t, s)
+    np.testing.assert_allclose(y, np.exp(x) * x, rtol=1e-12)
+    np.testing.assert_allclose(both, np.exp(x) * (x + 1) * (t + s), rtol=1e-12)
+    module = relax_mlir.jacobian_vector_product(
+        relax_mlir.jit(f).lower(x).as_text(), mode="linearize")
+    linear = str(module).split("func.func @main_linear")[1].split("func.func")[0]
+    assert "relax.exp" not in linear and "relax.multiply" in linear, linear
 
 
 # ----------------------------------------------------------------------------
@@ -605,6 +623,8 @@ COMBINATIONS = {
     "value_and_grad(vjp)": (lambda x, v: relax_mlir.value_and_grad(
         lambda y: rnp.sum(relax_mlir.vjp(_f, y)[1](np.float64(1.0))[0] * v))(x)[1],
         lambda x, v: _d2f(x) * v),
+    "grad(linearize)": (lambda x, v: relax_mlir.grad(
+        lambda y: rnp.sum(relax_mlir.linearize(_f, y)[1](v)))(x), lambda x, v: _d2f(x) * v),
     "jvp(checkpoint)": (lambda x, v: relax_mlir.jvp(relax_mlir.checkpoint(_f), (x,), (v,))[1],
                         lambda x, v: np.sum(_df(x) * v)),
     "grad(checkpoint of a closure)": (lambda x, v: relax_mlir.grad(

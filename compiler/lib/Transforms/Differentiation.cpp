@@ -5,7 +5,10 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Transforms/Passes.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/BitVector.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -229,6 +232,99 @@ void mlir::relax::simplify(func::FuncOp func) {
   populateRelaxCanonicalizationPatterns(patterns);
   (void)applyPatternsGreedily(func, std::move(patterns),
                               GreedyRewriteConfig().enableConstantCSE(false));
+}
+
+//===----------------------------------------------------------------------===//
+// Splitting a derivative from the primal computation
+//===----------------------------------------------------------------------===//
+
+DerivativeHalf mlir::relax::collectHalf(ArrayRef<Operation *> ops, ValueRange inputs,
+                                        ValueRange results) {
+  DerivativeHalf half;
+  half.ops.assign(ops.begin(), ops.end());
+  half.opSet.insert(ops.begin(), ops.end());
+  DenseSet<Value> own(inputs.begin(), inputs.end());
+  auto read = [&](Value v) {
+    if (own.contains(v))
+      return;
+    Operation *def = v.getDefiningOp();
+    if (def && half.opSet.contains(def))
+      return;
+    if (def && def->getNumOperands() == 0 && def->getNumRegions() == 0 && isPure(def))
+      half.rebuilt.insert(def);
+    else
+      half.residuals.insert(v);
+  };
+  for (Operation *op : half.ops)
+    for (Value v : op->getOperands())
+      read(v);
+  for (Value r : results)
+    read(r);
+  return half;
+}
+
+func::FuncOp mlir::relax::buildHalfFunction(func::FuncOp after, StringRef name,
+                                            DerivativeHalf &half, ValueRange inputs,
+                                            ValueRange results, bool tuple) {
+  MLIRContext *ctx = after.getContext();
+  Location loc = after.getLoc();
+  SmallVector<Type> types = llvm::map_to_vector(half.residuals, [](Value v) { return v.getType(); });
+  llvm::append_range(types, inputs.getTypes());
+  Type resultType = tuple ? TupleType::get(ctx, llvm::to_vector(results.getTypes()))
+                          : results.front().getType();
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(after);
+  auto fn = func::FuncOp::create(b, loc, name, FunctionType::get(ctx, types, {resultType}));
+  fn.setVisibility(after.getVisibility());
+  Block *entry = fn.addEntryBlock();
+  IRMapping map;
+  unsigned numResiduals = half.residuals.size();
+  for (auto [v, arg] : llvm::zip(half.residuals, entry->getArguments()))
+    map.map(v, arg);
+  for (auto [v, arg] : llvm::zip(inputs, entry->getArguments().drop_front(numResiduals)))
+    map.map(v, arg);
+  b.setInsertionPointToStart(entry);
+  auto df = DataflowOp::create(b, loc, TypeRange{resultType});
+  b.createBlock(&df.getBody());
+  for (Operation *op : half.rebuilt)
+    b.clone(*op, map);
+  for (Operation *op : half.ops)
+    b.clone(*op, map);
+  SmallVector<Value> mapped =
+      llvm::map_to_vector(results, [&](Value r) { return map.lookupOrDefault(r); });
+  Value out = tuple ? TupleOp::create(b, loc, mapped).getResult() : mapped.front();
+  OutputOp::create(b, loc, ValueRange{out});
+  b.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(b, loc, df.getResult(0));
+  removeCheckpointMarkers(df);
+  simplify(fn);
+
+  llvm::BitVector unused(fn.getNumArguments());
+  SmallVector<Value> kept;
+  for (auto [i, v] : llvm::enumerate(half.residuals)) {
+    if (fn.getArgument(i).use_empty())
+      unused.set(i);
+    else
+      kept.push_back(v);
+  }
+  (void)fn.eraseArguments(unused);
+  half.residuals = llvm::SetVector<Value>(kept.begin(), kept.end());
+  return fn;
+}
+
+void mlir::relax::finishPrimalPart(func::FuncOp fn, GatheredBody &body, DerivativeHalf &half,
+                                   ArrayRef<unsigned> inputArgs, Value result) {
+  for (Operation *op : llvm::reverse(half.ops))
+    op->erase();
+  llvm::BitVector inputs(fn.getNumArguments());
+  for (unsigned i : inputArgs)
+    inputs.set(i);
+  (void)fn.eraseArguments(inputs);
+  Location loc = body.ret.getLoc();
+  OpBuilder b(body.dataflow.getOutput());
+  Value residuals = TupleOp::create(b, loc, half.residuals.getArrayRef());
+  finishBody(fn, body, TupleOp::create(b, loc, ValueRange{result, residuals}),
+             /*removeMarkers=*/true);
 }
 
 //===----------------------------------------------------------------------===//

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <string>
 
@@ -82,6 +83,33 @@ using DeriveFn = function_ref<LogicalResult(func::FuncOp original, func::FuncOp 
 /// Folds tuple accesses and additions of zeros in `func` and drops bindings
 /// nothing uses (the relax canonicalization patterns).
 void simplify(func::FuncOp func);
+
+/// A derivative computation split from the primal one, to run later (the
+/// backward half of a vjp, the linear half of a linearization): its ops, and
+/// what they read from the primal part: values kept for it (residuals: primal
+/// values and parameters) and operand-less ops (constants, zeros) it rebuilds.
+struct DerivativeHalf {
+  SmallVector<Operation *> ops;
+  DenseSet<Operation *> opSet;
+  llvm::SetVector<Value> residuals;
+  llvm::SetVector<Operation *> rebuilt;
+};
+
+/// The half made of `ops` (in block order), reading its own parameters
+/// `inputs` and returning `results`.
+DerivativeHalf collectHalf(ArrayRef<Operation *> ops, ValueRange inputs, ValueRange results);
+
+/// `@name(residuals..., inputs...) -> result`, placed after `after`: the
+/// half's ops reading its parameters, returning `results` (their tuple with
+/// `tuple`, else the one value). Residuals it no longer reads once simplified
+/// are dropped (from `half.residuals` too). Checkpoint markers are removed.
+func::FuncOp buildHalfFunction(func::FuncOp after, StringRef name, DerivativeHalf &half,
+                               ValueRange inputs, ValueRange results, bool tuple);
+
+/// Turns `fn` into the primal part: erases the half's ops and the parameters
+/// `inputArgs` (the half's inputs), and returns `(result, tuple<residuals>)`.
+void finishPrimalPart(func::FuncOp fn, GatheredBody &body, DerivativeHalf &half,
+                      ArrayRef<unsigned> inputArgs, Value result);
 
 /// Adds, for each of `names` (the pass's `func` option: names may be spaced, as
 /// in `func={a, b}`; default main), the function `<name><suffix>` that

@@ -14,9 +14,6 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Transforms/Passes.h"
 
-#include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace mlir::relax {
 #define GEN_PASS_DEF_GRADIENTPASS
@@ -252,91 +249,6 @@ LogicalResult GradientPass::differentiate(func::FuncOp func, func::FuncOp adjoin
   return success();
 }
 
-/// The backward half of a vjp split: the ops after the forward bindings.
-struct BackwardHalf {
-  SmallVector<Operation *> ops;
-  DenseSet<Operation *> opSet;
-  /// What the backward half reads from the forward one: values it keeps
-  /// (residuals) and constants it rebuilds.
-  llvm::SetVector<Value> residuals;
-  llvm::SetVector<Operation *> constants;
-};
-
-/// Splits `body` after its last forward binding; `cotangent` and `grads` (the
-/// half's results) are read by the backward half.
-static BackwardHalf splitBackward(GatheredBody &body, Value cotangent, ValueRange grads) {
-  BackwardHalf half;
-  Block &block = body.dataflow.getBody().front();
-  Operation *first = body.bindings.empty() ? &block.front() : body.bindings.back()->getNextNode();
-  for (Operation *op = first; op != block.getTerminator(); op = op->getNextNode()) {
-    half.ops.push_back(op);
-    half.opSet.insert(op);
-  }
-  auto read = [&](Value v) {
-    if (v == cotangent)
-      return;
-    Operation *def = v.getDefiningOp();
-    if (def && half.opSet.contains(def))
-      return;
-    if (def && def->hasTrait<OpTrait::ConstantLike>())
-      half.constants.insert(def);
-    else
-      half.residuals.insert(v);
-  };
-  for (Operation *op : half.ops)
-    for (Value v : op->getOperands())
-      read(v);
-  for (Value g : grads)
-    read(g);
-  return half;
-}
-
-/// `@<name>_bwd(residuals..., cotangent) -> tuple<grads...>`: the backward
-/// half's ops, reading its parameters; residuals it no longer reads after
-/// simplification are dropped (from `half.residuals` too).
-static func::FuncOp buildBackward(func::FuncOp fwd, StringRef name, BackwardHalf &half,
-                                  Value cotangent, ValueRange grads) {
-  MLIRContext *ctx = fwd.getContext();
-  Location loc = fwd.getLoc();
-  SmallVector<Type> types = llvm::map_to_vector(half.residuals, [](Value v) { return v.getType(); });
-  types.push_back(cotangent.getType());
-  auto gradTypes = TupleType::get(ctx, llvm::to_vector(ValueRange(grads).getTypes()));
-  OpBuilder b(ctx);
-  b.setInsertionPointAfter(fwd);
-  auto bwd = func::FuncOp::create(b, loc, name, FunctionType::get(ctx, types, {gradTypes}));
-  bwd.setVisibility(fwd.getVisibility());
-  Block *entry = bwd.addEntryBlock();
-  IRMapping map;
-  for (auto [v, arg] : llvm::zip(half.residuals, entry->getArguments()))
-    map.map(v, arg);
-  map.map(cotangent, entry->getArguments().back());
-  b.setInsertionPointToStart(entry);
-  auto df = DataflowOp::create(b, loc, TypeRange{gradTypes});
-  b.createBlock(&df.getBody());
-  for (Operation *op : half.constants)
-    b.clone(*op, map);
-  for (Operation *op : half.ops)
-    b.clone(*op, map);
-  SmallVector<Value> mapped = llvm::map_to_vector(grads, [&](Value g) { return map.lookup(g); });
-  OutputOp::create(b, loc, ValueRange{TupleOp::create(b, loc, mapped)});
-  b.setInsertionPointToEnd(entry);
-  func::ReturnOp::create(b, loc, df.getResult(0));
-  removeCheckpointMarkers(df);
-  simplify(bwd);
-
-  llvm::BitVector unused(bwd.getNumArguments());
-  SmallVector<Value> kept;
-  for (auto [i, v] : llvm::enumerate(half.residuals)) {
-    if (bwd.getArgument(i).use_empty())
-      unused.set(i);
-    else
-      kept.push_back(v);
-  }
-  (void)bwd.eraseArguments(unused);
-  half.residuals = llvm::SetVector<Value>(kept.begin(), kept.end());
-  return bwd;
-}
-
 LogicalResult GradientPass::split(func::FuncOp func, func::FuncOp fwd,
                                   SmallVectorImpl<Operation *> &extra) {
   StringRef name = func.getSymName();
@@ -373,19 +285,16 @@ LogicalResult GradientPass::split(func::FuncOp func, func::FuncOp fwd,
   if (failed(grads))
     return failure();
 
-  BackwardHalf half = splitBackward(*body, cotangent, *grads);
-  func::FuncOp bwd = buildBackward(fwd, bwdName, half, cotangent, *grads);
-  extra.push_back(bwd);
-
-  // @fwd: the forward bindings, returning the result and the residuals.
-  for (Operation *op : llvm::reverse(half.ops))
-    op->erase();
-  (void)fwd.eraseArgument(ctIndex);
-  Location loc = body->ret.getLoc();
-  OpBuilder b(body->dataflow.getOutput());
-  Value residuals = TupleOp::create(b, loc, half.residuals.getArrayRef());
-  finishBody(fwd, *body, TupleOp::create(b, loc, ValueRange{ret, residuals}),
-             /*removeMarkers=*/true);
+  // The backward half: the ops after the last forward binding.
+  Block &block = body->dataflow.getBody().front();
+  SmallVector<Operation *> backward;
+  for (Operation *op = body->bindings.empty() ? &block.front()
+                                              : body->bindings.back()->getNextNode();
+       op != block.getTerminator(); op = op->getNextNode())
+    backward.push_back(op);
+  DerivativeHalf half = collectHalf(backward, {cotangent}, *grads);
+  extra.push_back(buildHalfFunction(fwd, bwdName, half, {cotangent}, *grads, /*tuple=*/true));
+  finishPrimalPart(fwd, *body, half, {ctIndex}, ret);
   return success();
 }
 

@@ -25,6 +25,7 @@ using namespace mlir::relax;
 namespace {
 
 constexpr DerivedKind kJvp{"jvp", "_jvp", "JVP function"};
+constexpr DerivedKind kPrimal{"jvp", "_primal", "primal function"};
 
 /// The forward sweep: a tangent per active value, first binding first.
 class ForwardSweep {
@@ -99,8 +100,10 @@ struct JvpPass : relax::impl::JvpPassBase<JvpPass> {
 private:
   /// The parameters that get tangents, from the option, checked.
   LogicalResult checkOptions(func::FuncOp func, SmallVector<int64_t> &params);
-  /// Turns `derived` (a clone of `@func`) into `@func_jvp`.
-  LogicalResult differentiate(func::FuncOp func, func::FuncOp derived);
+  /// Turns `derived` (a clone of `@func`) into `@func_jvp`, or with
+  /// `linearize` into `@func_primal`, adding `@func_linear` to `extra`.
+  LogicalResult differentiate(func::FuncOp func, func::FuncOp derived, bool linearize,
+                              SmallVectorImpl<Operation *> &extra);
 };
 
 LogicalResult JvpPass::checkOptions(func::FuncOp func, SmallVector<int64_t> &params) {
@@ -121,9 +124,14 @@ static DictionaryAttr tangentArgAttrs(func::FuncOp func, int64_t p) {
       b.getNamedAttr("relax.name", b.getStringAttr(name.getValue() + "_dot")));
 }
 
-LogicalResult JvpPass::differentiate(func::FuncOp func, func::FuncOp derived) {
+LogicalResult JvpPass::differentiate(func::FuncOp func, func::FuncOp derived, bool linearize,
+                                     SmallVectorImpl<Operation *> &extra) {
   SmallVector<int64_t> params;
   if (failed(checkOptions(func, params)))
+    return failure();
+  std::string linearName = (func.getSymName() + "_linear").str();
+  auto module = func->getParentOfType<ModuleOp>();
+  if (linearize && failed(checkNameIsFree(module, linearName)))
     return failure();
   // The gradient pass's stand-ins for its options describe @func's result.
   derived->removeAttr("relax.target_index");
@@ -136,12 +144,14 @@ LogicalResult JvpPass::differentiate(func::FuncOp func, func::FuncOp derived) {
   Activity activity(body->bindings, seeds);
 
   ForwardSweep sweep(activity);
+  SmallVector<unsigned> tangentArgs;
   for (auto [p, seed] : llvm::zip(params, seeds)) {
     unsigned index = derived.getNumArguments();
     if (failed(derived.insertArgument(index, seed.getType(), tangentArgAttrs(derived, p),
                                       seed.getLoc())))
       return derived.emitError("internal error: cannot add a tangent parameter");
     sweep.seed(seed, derived.getArgument(index));
+    tangentArgs.push_back(index);
   }
   if (failed(sweep.run(body->bindings)))
     return failure();
@@ -150,6 +160,29 @@ LogicalResult JvpPass::differentiate(func::FuncOp func, func::FuncOp derived) {
   OpBuilder b(body->dataflow.getOutput());
   SmallVector<Value> outputTangents =
       llvm::map_to_vector(body->results, [&](Value v) { return sweep.tangentOf(b, loc, v); });
+  if (linearize) {
+    // The linear half: every binding that depends on a tangent.
+    DenseSet<Value> dependent;
+    for (unsigned i : tangentArgs)
+      dependent.insert(derived.getArgument(i));
+    SmallVector<Operation *> linear;
+    for (Operation &op : body->dataflow.getBody().front().without_terminator()) {
+      if (llvm::none_of(op.getOperands(), [&](Value v) { return dependent.contains(v); }))
+        continue;
+      linear.push_back(&op);
+      dependent.insert(op.getResults().begin(), op.getResults().end());
+    }
+    SmallVector<Value> tangents = llvm::map_to_vector(
+        tangentArgs, [&](unsigned i) -> Value { return derived.getArgument(i); });
+    DerivativeHalf half = collectHalf(linear, tangents, outputTangents);
+    bool several = outputTangents.size() != 1;
+    extra.push_back(
+        buildHalfFunction(derived, linearName, half, tangents, outputTangents, several));
+    Value outputs = several ? TupleOp::create(b, loc, body->results).getResult()
+                            : body->results.front();
+    finishPrimalPart(derived, *body, half, tangentArgs, outputs);
+    return success();
+  }
   Value result;
   if (body->results.size() == 1)
     result = TupleOp::create(b, loc, ValueRange{body->results.front(), outputTangents.front()});
@@ -162,11 +195,17 @@ LogicalResult JvpPass::differentiate(func::FuncOp func, func::FuncOp derived) {
 }
 
 void JvpPass::runOnOperation() {
+  if (mode != "jvp" && mode != "linearize") {
+    getOperation().emitError("jvp: mode must be 'jvp' or 'linearize', got '") << mode << "'";
+    return signalPassFailure();
+  }
+  bool linearize = mode == "linearize";
   SmallVector<std::string> names(funcNames.begin(), funcNames.end());
-  auto derive = [&](func::FuncOp func, func::FuncOp derived, SmallVectorImpl<Operation *> &) {
-    return differentiate(func, derived);
+  auto derive = [&](func::FuncOp func, func::FuncOp derived,
+                    SmallVectorImpl<Operation *> &extra) {
+    return differentiate(func, derived, linearize, extra);
   };
-  if (failed(deriveFunctions(getOperation(), names, kJvp, derive)))
+  if (failed(deriveFunctions(getOperation(), names, linearize ? kPrimal : kJvp, derive)))
     signalPassFailure();
 }
 

@@ -123,6 +123,13 @@ def JvpPass : Pass<"jvp", "::mlir::ModuleOp"> {
       return %r : tuple<tensor<3xf32>, tensor<3xf32>>
     }
     ```
+    With `mode=linearize` the JVP function comes in two halves (JAX's
+    `linearize`): `@<func>_primal(params...) -> tuple<outputs, tuple<residuals...>>`
+    computes the outputs and the primal values the tangents need, and
+    `@<func>_linear(residuals..., tangents...) -> output_tangents` is the
+    linear map alone (the tangent bindings, which depend on the tangents), so
+    that it runs for many tangents without the primal computation.
+
     Errors (unknown function, bad `wrt`, no or several binding blocks, ops
     without a tangent rule, all of them reported) are diagnostics at the
     offending op or function; the pass then fails and adds nothing.
@@ -135,6 +142,10 @@ def JvpPass : Pass<"jvp", "::mlir::ModuleOp"> {
     ListOption<"wrt", "wrt", "int64_t",
                "Indices of the parameters that get tangents, in the order of "
                "the tangent parameters (default: every float parameter)">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"jvp\"",
+           "jvp: add @<func>_jvp; linearize: add @<func>_primal (the outputs "
+           "and the residuals) and @<func>_linear (residuals and tangents to "
+           "the output tangents)">,
   ];
   let dependentDialects = ["::mlir::relax::RelaxDialect", "::mlir::arith::ArithDialect"];
 }
