@@ -614,28 +614,31 @@ class Transformed:
             return full[0], tangent[0], full[1]
         return full, tangent
 
+    def _first_half(self, primals: tuple[Any, ...]) -> _Split:
+        """Runs (or, inside a trace, calls) the first half of a split
+        transformation (vjp: the forward; linearize: the primal half)."""
+        first, second = _FUNCTIONS[self.mode]
+        if current_trace() is None:
+            entry, arrays = self._entry_for(primals, {})
+            out_value, residual_values = self._run(entry, 0, arrays)
+            return _Split(self, entry, _flat(out_value, entry.out_treedef),
+                          list(residual_values), list(arrays), None, "")
+        outer, entry, values = self._inline_entry(primals)
+        head = outer.import_function(entry.adjoint, first, f"{self.__name__}_{first[5:]}")
+        tail = outer.import_function(entry.adjoint, second, f"{self.__name__}_{second[5:]}")
+        result = outer.call(head, [v.value for v in values] + [c.value for c in entry.captures])
+        out_leaves = _leaves_of(outer, outer.tuple_item(result, 0),
+                                tree_leaf_count(entry.out_treedef))
+        res_part = outer.tuple_item(result, 1)
+        residuals = [outer.tuple_item(res_part, i)
+                     for i in range(ir.TupleType(res_part.type).num_types)]
+        return _Split(self, entry, out_leaves, residuals, list(values), outer, tail)
+
     def _vjp(self, primals: tuple[Any, ...]) -> Any:
         """`(out, vjp_fn)` of `vjp` (this is a vjp transformation), `(out,
         vjp_fn, aux)` with has_aux."""
-        traced = current_trace() is not None
-        if traced:
-            outer, entry, values = self._inline_entry(primals)
-            fwd = outer.import_function(entry.adjoint, "main_fwd", f"{self.__name__}_fwd")
-            bwd = outer.import_function(entry.adjoint, "main_bwd", f"{self.__name__}_bwd")
-            result = outer.call(fwd, [v.value for v in values] +
-                                [c.value for c in entry.captures])
-            out_leaves = _leaves_of(outer, outer.tuple_item(result, 0),
-                                    tree_leaf_count(entry.out_treedef))
-            res_part = outer.tuple_item(result, 1)
-            residuals = [outer.tuple_item(res_part, i)
-                         for i in range(ir.TupleType(res_part.type).num_types)]
-            primal_leaves: list[Any] = values
-        else:
-            entry, arrays = self._entry_for(primals, {})
-            out_value, residual_values = self._run(entry, 0, arrays)
-            out_leaves = _flat(out_value, entry.out_treedef)
-            residuals = list(residual_values)
-            primal_leaves = arrays
+        split = self._first_half(primals)
+        entry, out_leaves = split.entry, split.out_leaves
         out = tree_unflatten(entry.out_treedef, iter(out_leaves))
         assert entry.grad_treedefs is not None
         grad_treedefs = entry.grad_treedefs
@@ -647,12 +650,7 @@ class Transformed:
             pulled_count, pulled_def = _count_and_def(out[0])
 
         def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
-            if traced and current_trace() is not outer:
-                raise TracingError(
-                    f"{format_location(user_location())}: vjp_fn must be called in the function "
-                    f"in which vjp was called",
-                    "its residuals are traced arrays of that function; call vjp again where "
-                    "the cotangent is")
+            split.check_trace("vjp_fn", "vjp")
             leaves, _, ct_def = tree_flatten(cotangent)
             if str(ct_def) != str(pulled_def):
                 shown = out[0] if self.has_aux else out
@@ -662,19 +660,15 @@ class Transformed:
                    for c, o in zip(leaves, out_leaves)]
             cts += [rnp.zeros_like(o) if isinstance(o, Tracer) else np.zeros_like(o)
                     for o in out_leaves[pulled_count:]]
-            if traced:
-                ct_value = cts[0].value if len(cts) == 1 else \
-                    outer.emit(relax_d.tuple, [c.value for c in cts], op="tuple")
-                result = outer.call(bwd, [r.value if isinstance(r, Tracer) else r
-                                          for r in residuals] + [ct_value])
-                count = ir.TupleType(result.type).num_types
-                grads = iter(outer.tuple_item(result, i) for i in range(count))
+            if split.outer is not None:
+                ct: Any = cts[0] if len(cts) == 1 else split.outer.emit(
+                    relax_d.tuple, [c.value for c in cts], op="tuple")
             else:
-                ct_value = cts[0] if len(cts) == 1 else tuple(cts)
-                grads = iter(self._run(entry, 1, [*residuals, ct_value]))
+                ct = cts[0] if len(cts) == 1 else tuple(cts)
+            grads = iter(split.second_half([ct]))
             leaf_grads = [next(grads) if d else
-                          (rnp.zeros_like(primal_leaves[i]) if traced
-                           else np.zeros_like(primal_leaves[i]))
+                          (rnp.zeros_like(split.primal_leaves[i]) if split.outer is not None
+                           else np.zeros_like(split.primal_leaves[i]))
                           for i, d in zip(entry.grad_leaf_indices, entry.diff_leaves)]
             flat = iter(leaf_grads)
             return tuple(tree_unflatten(td, flat) for td in grad_treedefs)
@@ -686,49 +680,22 @@ class Transformed:
     def _linearize(self, primals: tuple[Any, ...]) -> tuple[Any, Callable[..., Any]]:
         """`(out, f_jvp)` of `linearize` (this is a linearize transformation):
         the primal half runs now, `f_jvp` runs the linear half only."""
-        traced = current_trace() is not None
-        if traced:
-            outer, entry, values = self._inline_entry(primals)
-            primal = outer.import_function(entry.adjoint, "main_primal",
-                                           f"{self.__name__}_primal")
-            linear = outer.import_function(entry.adjoint, "main_linear",
-                                           f"{self.__name__}_linear")
-            result = outer.call(primal, [v.value for v in values] +
-                                [c.value for c in entry.captures])
-            count = tree_leaf_count(entry.out_treedef)
-            out_leaves = _leaves_of(outer, outer.tuple_item(result, 0), count)
-            res_part = outer.tuple_item(result, 1)
-            residuals: list[Any] = [outer.tuple_item(res_part, i)
-                                    for i in range(ir.TupleType(res_part.type).num_types)]
-            primal_leaves: list[Any] = values
-        else:
-            entry, arrays = self._entry_for(primals, {})
-            out_value, residual_values = self._run(entry, 0, arrays)
-            out_leaves = _flat(out_value, entry.out_treedef)
-            residuals = list(residual_values)
-            primal_leaves = arrays
+        split = self._first_half(primals)
+        entry = split.entry
 
         def f_jvp(*tangents: Any) -> Any:
-            if traced and current_trace() is not outer:
-                raise TracingError(
-                    f"{format_location(user_location())}: the function linearize returned must "
-                    f"be called in the function in which linearize was called",
-                    "its residuals are traced arrays of that function")
+            split.check_trace("the function linearize returned", "linearize")
             if len(tangents) != len(primals):
                 raise TypeError(f"linearize: {len(primals)} primals but {len(tangents)} "
                                 f"tangents; give one tangent per primal")
-            t_values = self._diff_leaf_arrays(entry, tangents, "linearize: tangent", traced)
+            t_values = self._diff_leaf_arrays(entry, tangents, "linearize: tangent",
+                                              split.outer is not None)
             t_values = [_cast(t, p.dtype, "linearize: a tangent", p.shape)
-                        for t, p in zip(t_values, _diff_only(entry, primal_leaves))]
-            if traced:
-                value = outer.call(linear, [r.value if isinstance(r, Tracer) else r
-                                            for r in residuals] + [t.value for t in t_values])
-                tout = _leaves_of(outer, value, tree_leaf_count(entry.out_treedef))
-            else:
-                tout = _flat(self._run(entry, 1, [*residuals, *t_values]), entry.out_treedef)
+                        for t, p in zip(t_values, _diff_only(entry, split.primal_leaves))]
+            tout = split.second_half(t_values)
             return tree_unflatten(entry.out_treedef, iter(tout))
 
-        return tree_unflatten(entry.out_treedef, iter(out_leaves)), f_jvp
+        return tree_unflatten(entry.out_treedef, iter(split.out_leaves)), f_jvp
 
     # Inspection ------------------------------------------------------------
 
@@ -736,6 +703,42 @@ class Transformed:
         """Traces (and differentiates) for these arguments without running:
         `.as_text(stage)` shows the IR at each stage."""
         return Lowered(self, self._entry_for(args, kwargs)[0])
+
+
+@dataclass
+class _Split:
+    """The first half of a split transformation (vjp, linearize), run on the
+    primals, and how to run the second."""
+
+    owner: Transformed
+    entry: _Entry
+    out_leaves: list[Any]
+    residuals: list[Any]
+    primal_leaves: list[Any]
+    outer: Trace | None  # the trace the halves are called in (None: eagerly)
+    second: str  # the second half's name in `outer`
+
+    def check_trace(self, what: str, transformation: str) -> None:
+        if self.outer is not None and current_trace() is not self.outer:
+            raise TracingError(
+                f"{format_location(user_location())}: {what} must be called in the function "
+                f"in which {transformation} was called",
+                f"its residuals are traced arrays of that function; call {transformation} "
+                f"again where it is needed")
+
+    def second_half(self, args: Sequence[Any]) -> list[Any]:
+        """The second half on the residuals and `args` (arrays, or traced
+        values in `outer`): its result's leaves (a tuple result's fields)."""
+        if self.outer is None:
+            value = self.owner._run(self.entry, 1, [*self.residuals, *args])
+            return list(value) if isinstance(value, tuple) else [value]
+        outer = self.outer
+        result = outer.call(self.second, [a.value if isinstance(a, Tracer) else a
+                                          for a in [*self.residuals, *args]])
+        if isinstance(result.type.maybe_downcast(), ir.TupleType):
+            return [outer.tuple_item(result, i)
+                    for i in range(ir.TupleType(result.type).num_types)]
+        return [Tracer(outer, result)]
 
 
 def _check_aux_pair(out: Any, what: str) -> None:
