@@ -313,13 +313,13 @@ func::FuncOp mlir::relax::buildHalfFunction(func::FuncOp after, StringRef name,
 }
 
 void mlir::relax::finishPrimalPart(func::FuncOp fn, GatheredBody &body, DerivativeHalf &half,
-                                   ArrayRef<unsigned> inputArgs, Value result) {
+                                   ValueRange inputs, Value result) {
   for (Operation *op : llvm::reverse(half.ops))
     op->erase();
-  llvm::BitVector inputs(fn.getNumArguments());
-  for (unsigned i : inputArgs)
-    inputs.set(i);
-  (void)fn.eraseArguments(inputs);
+  llvm::BitVector erased(fn.getNumArguments());
+  for (Value v : inputs)
+    erased.set(cast<BlockArgument>(v).getArgNumber());
+  (void)fn.eraseArguments(erased);
   Location loc = body.ret.getLoc();
   OpBuilder b(body.dataflow.getOutput());
   Value residuals = TupleOp::create(b, loc, half.residuals.getArrayRef());
@@ -369,6 +369,22 @@ LogicalResult mlir::relax::selectParameters(func::FuncOp func, ArrayRef<int64_t>
   return success();
 }
 
+LogicalResult mlir::relax::checkOneResult(func::FuncOp func) {
+  if (func.getNumResults() != 1)
+    return func.emitError("cannot differentiate '@")
+           << func.getSymName() << "': it must return exactly one value, not "
+           << func.getNumResults();
+  return success();
+}
+
+FailureOr<BlockArgument> mlir::relax::appendParameter(func::FuncOp fn, Type type,
+                                                      DictionaryAttr attrs) {
+  unsigned index = fn.getNumArguments();
+  if (failed(fn.insertArgument(index, type, attrs, fn.getLoc())))
+    return fn.emitError("internal error: cannot add a parameter of type ") << type;
+  return fn.getArgument(index);
+}
+
 LogicalResult mlir::relax::checkNameIsFree(ModuleOp module, StringRef name) {
   if (Operation *existing = module.lookupSymbol(name))
     return existing->emitError("cannot create '@")
@@ -396,6 +412,8 @@ deriveFunction(ModuleOp module, StringRef funcName, const DerivedKind &kind, Der
   // Work on a clone; nothing is left behind if differentiation fails.
   auto derived = cast<func::FuncOp>(func->clone());
   derived.setSymName(derivedName);
+  derived->removeAttr(kTargetIndexAttrName);
+  derived->removeAttr(kRequireGradsAttrName);
   module.getBody()->getOperations().insertAfter(Block::iterator(func), derived);
   size_t extraBefore = extra.size();
   if (failed(derive(func, derived, extra))) {

@@ -33,6 +33,12 @@ struct GatheredBody {
   SmallVector<Operation *> bindings;
 };
 
+/// The gradient pass's function attributes that stand in for its options
+/// (they describe the function's own result and parameters, so no derived
+/// function carries them).
+constexpr llvm::StringLiteral kTargetIndexAttrName = "relax.target_index";
+constexpr llvm::StringLiteral kRequireGradsAttrName = "relax.require_grads";
+
 /// What a pass derives, for its diagnostics.
 struct DerivedKind {
   StringRef pass;   // "gradient"
@@ -106,10 +112,10 @@ DerivativeHalf collectHalf(ArrayRef<Operation *> ops, ValueRange inputs, ValueRa
 func::FuncOp buildHalfFunction(func::FuncOp after, StringRef name, DerivativeHalf &half,
                                ValueRange inputs, ValueRange results, bool tuple);
 
-/// Turns `fn` into the primal part: erases the half's ops and the parameters
-/// `inputArgs` (the half's inputs), and returns `(result, tuple<residuals>)`.
+/// Turns `fn` into the primal part: erases the half's ops and its parameters
+/// `inputs` (the half's inputs), and returns `(result, tuple<residuals>)`.
 void finishPrimalPart(func::FuncOp fn, GatheredBody &body, DerivativeHalf &half,
-                      ArrayRef<unsigned> inputArgs, Value result);
+                      ValueRange inputs, Value result);
 
 /// Adds, for each of `names` (the pass's `func` option: names may be spaced, as
 /// in `func={a, b}`; default main), the function `<name><suffix>` that
@@ -124,6 +130,13 @@ LogicalResult deriveFunctions(ModuleOp module, ArrayRef<std::string> names,
 /// A diagnostic at `module` unless the module has no symbol `name` (a
 /// function about to be added).
 LogicalResult checkNameIsFree(ModuleOp module, StringRef name);
+
+/// A diagnostic at `func` unless it returns exactly one value.
+LogicalResult checkOneResult(func::FuncOp func);
+
+/// Appends a parameter of `type` (with `attrs`) to `fn`; its block argument,
+/// or failure after a diagnostic.
+FailureOr<BlockArgument> appendParameter(func::FuncOp fn, Type type, DictionaryAttr attrs);
 
 /// The parameters of `func` a pass differentiates: those `wanted` lists (in
 /// its order), checked (in range, listed once, float tensors or tuples of

@@ -14,7 +14,6 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Transforms/Passes.h"
 
-
 namespace mlir::relax {
 #define GEN_PASS_DEF_GRADIENTPASS
 #include "relax-mlir/Transforms/Passes.h.inc"
@@ -141,13 +140,8 @@ static FailureOr<SmallVector<Value>> sweepBack(func::FuncOp fn, GatheredBody &bo
   seed(sweep);
   if (failed(sweep.run()))
     return failure();
-  b.setInsertionPoint(body.dataflow.getOutput());
   return llvm::map_to_vector(seeds, [&](Value p) { return sweep.adjointOf(p); });
 }
-
-/// The function attributes that stand in for the options.
-constexpr llvm::StringLiteral kTargetIndexAttrName = "relax.target_index";
-constexpr llvm::StringLiteral kRequireGradsAttrName = "relax.require_grads";
 
 struct GradientPass : relax::impl::GradientPassBase<GradientPass> {
   using Base::Base;
@@ -180,11 +174,10 @@ LogicalResult GradientPass::checkTarget(func::FuncOp func, Type &targetType,
              << " must be an integer attribute (`relax.target_index = 1`), got " << attr;
     targetIndex = index.getInt();
   }
-  ArrayRef<Type> results = func.getFunctionType().getResults();
-  if (results.size() != 1)
-    return func.emitError("cannot differentiate '@")
-           << func.getSymName() << "': it must return exactly one value, not " << results.size();
-  if (auto tuple = dyn_cast<TupleType>(results[0])) {
+  if (failed(checkOneResult(func)))
+    return failure();
+  Type result = func.getResultTypes().front();
+  if (auto tuple = dyn_cast<TupleType>(result)) {
     if (targetIndex < 0 || targetIndex >= static_cast<int64_t>(tuple.size()))
       return func.emitError("target-index ")
              << targetIndex << " is out of range: '@" << func.getSymName() << "' returns a tuple of "
@@ -199,7 +192,7 @@ LogicalResult GradientPass::checkTarget(func::FuncOp func, Type &targetType,
       return func.emitError("target-index ")
              << targetIndex << " given, but '@" << func.getSymName()
              << "' returns a single value; target-index must be 0";
-    targetType = results[0];
+    targetType = result;
   }
   auto target = dyn_cast<RankedTensorType>(targetType);
   if (!target || target.getRank() != 0 || !isRelaxFloatType(target.getElementType()))
@@ -229,8 +222,6 @@ LogicalResult GradientPass::differentiate(func::FuncOp func, func::FuncOp adjoin
   SmallVector<int64_t> params;
   if (failed(checkTarget(func, targetType, targetIndex)) || failed(checkParams(func, params)))
     return failure();
-  adjoint->removeAttr(kTargetIndexAttrName);
-  adjoint->removeAttr(kRequireGradsAttrName);
   FailureOr<GatheredBody> body = gatherBody(adjoint, func.getSymName(), kAdjoint);
   if (failed(body))
     return failure();
@@ -256,32 +247,28 @@ LogicalResult GradientPass::split(func::FuncOp func, func::FuncOp fwd,
   auto module = func->getParentOfType<ModuleOp>();
   if (failed(checkNameIsFree(module, bwdName)))
     return failure();
-  ArrayRef<Type> results = func.getFunctionType().getResults();
-  if (results.size() != 1)
+  if (failed(checkOneResult(func)))
+    return failure();
+  Type result = func.getResultTypes().front();
+  if (!carriesGradient(result))
     return func.emitError("cannot differentiate '@")
-           << name << "': it must return exactly one value, not " << results.size();
-  if (!carriesGradient(results[0]))
-    return func.emitError("cannot differentiate '@")
-           << name << "' in vjp mode: its result " << results[0]
+           << name << "' in vjp mode: its result " << result
            << " holds no float tensor to pull a cotangent back from";
   SmallVector<int64_t> params;
   if (failed(checkParams(func, params)))
     return failure();
-  fwd->removeAttr(kTargetIndexAttrName);
-  fwd->removeAttr(kRequireGradsAttrName);
   FailureOr<GatheredBody> body = gatherBody(fwd, name, kForward);
   if (failed(body))
     return failure();
   Value ret = body->results.front();
   // The combined function reads the cotangent as an extra parameter, which
   // becomes @bwd's last.
-  unsigned ctIndex = fwd.getNumArguments();
-  if (failed(fwd.insertArgument(ctIndex, results[0], DictionaryAttr::get(fwd.getContext()),
-                                fwd.getLoc())))
-    return fwd.emitError("internal error: cannot add the cotangent parameter");
-  Value cotangent = fwd.getArgument(ctIndex);
+  FailureOr<BlockArgument> cotangent =
+      appendParameter(fwd, result, DictionaryAttr::get(fwd.getContext()));
+  if (failed(cotangent))
+    return failure();
   FailureOr<SmallVector<Value>> grads =
-      sweepBack(fwd, *body, params, [&](ReverseSweep &s) { s.seed(ret, cotangent); });
+      sweepBack(fwd, *body, params, [&](ReverseSweep &s) { s.seed(ret, *cotangent); });
   if (failed(grads))
     return failure();
 
@@ -292,9 +279,9 @@ LogicalResult GradientPass::split(func::FuncOp func, func::FuncOp fwd,
                                               : body->bindings.back()->getNextNode();
        op != block.getTerminator(); op = op->getNextNode())
     backward.push_back(op);
-  DerivativeHalf half = collectHalf(backward, {cotangent}, *grads);
-  extra.push_back(buildHalfFunction(fwd, bwdName, half, {cotangent}, *grads, /*tuple=*/true));
-  finishPrimalPart(fwd, *body, half, {ctIndex}, ret);
+  DerivativeHalf half = collectHalf(backward, {*cotangent}, *grads);
+  extra.push_back(buildHalfFunction(fwd, bwdName, half, {*cotangent}, *grads, /*tuple=*/true));
+  finishPrimalPart(fwd, *body, half, {*cotangent}, ret);
   return success();
 }
 

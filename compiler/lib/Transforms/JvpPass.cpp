@@ -124,6 +124,21 @@ static DictionaryAttr tangentArgAttrs(func::FuncOp func, int64_t p) {
       b.getNamedAttr("relax.name", b.getStringAttr(name.getValue() + "_dot")));
 }
 
+/// The linear half of a JVP function: every binding that depends on a tangent
+/// (the tangent bindings), reading `tangents` and returning `outputTangents`.
+static DerivativeHalf linearHalf(GatheredBody &body, ArrayRef<Value> tangents,
+                                 ValueRange outputTangents) {
+  DenseSet<Value> dependent(tangents.begin(), tangents.end());
+  SmallVector<Operation *> linear;
+  for (Operation &op : body.dataflow.getBody().front().without_terminator()) {
+    if (llvm::none_of(op.getOperands(), [&](Value v) { return dependent.contains(v); }))
+      continue;
+    linear.push_back(&op);
+    dependent.insert(op.getResults().begin(), op.getResults().end());
+  }
+  return collectHalf(linear, tangents, outputTangents);
+}
+
 LogicalResult JvpPass::differentiate(func::FuncOp func, func::FuncOp derived, bool linearize,
                                      SmallVectorImpl<Operation *> &extra) {
   SmallVector<int64_t> params;
@@ -133,9 +148,6 @@ LogicalResult JvpPass::differentiate(func::FuncOp func, func::FuncOp derived, bo
   auto module = func->getParentOfType<ModuleOp>();
   if (linearize && failed(checkNameIsFree(module, linearName)))
     return failure();
-  // The gradient pass's stand-ins for its options describe @func's result.
-  derived->removeAttr("relax.target_index");
-  derived->removeAttr("relax.require_grads");
   FailureOr<GatheredBody> body = gatherBody(derived, func.getSymName(), kJvp);
   if (failed(body))
     return failure();
@@ -144,14 +156,14 @@ LogicalResult JvpPass::differentiate(func::FuncOp func, func::FuncOp derived, bo
   Activity activity(body->bindings, seeds);
 
   ForwardSweep sweep(activity);
-  SmallVector<unsigned> tangentArgs;
+  SmallVector<Value> tangents;
   for (auto [p, seed] : llvm::zip(params, seeds)) {
-    unsigned index = derived.getNumArguments();
-    if (failed(derived.insertArgument(index, seed.getType(), tangentArgAttrs(derived, p),
-                                      seed.getLoc())))
-      return derived.emitError("internal error: cannot add a tangent parameter");
-    sweep.seed(seed, derived.getArgument(index));
-    tangentArgs.push_back(index);
+    FailureOr<BlockArgument> tangent =
+        appendParameter(derived, seed.getType(), tangentArgAttrs(derived, p));
+    if (failed(tangent))
+      return failure();
+    sweep.seed(seed, *tangent);
+    tangents.push_back(*tangent);
   }
   if (failed(sweep.run(body->bindings)))
     return failure();
@@ -160,37 +172,21 @@ LogicalResult JvpPass::differentiate(func::FuncOp func, func::FuncOp derived, bo
   OpBuilder b(body->dataflow.getOutput());
   SmallVector<Value> outputTangents =
       llvm::map_to_vector(body->results, [&](Value v) { return sweep.tangentOf(b, loc, v); });
+  // One output as itself, several as their tuple.
+  bool several = body->results.size() != 1;
+  auto pack = [&](ValueRange values) -> Value {
+    return several ? TupleOp::create(b, loc, values).getResult() : values.front();
+  };
   if (linearize) {
-    // The linear half: every binding that depends on a tangent.
-    DenseSet<Value> dependent;
-    for (unsigned i : tangentArgs)
-      dependent.insert(derived.getArgument(i));
-    SmallVector<Operation *> linear;
-    for (Operation &op : body->dataflow.getBody().front().without_terminator()) {
-      if (llvm::none_of(op.getOperands(), [&](Value v) { return dependent.contains(v); }))
-        continue;
-      linear.push_back(&op);
-      dependent.insert(op.getResults().begin(), op.getResults().end());
-    }
-    SmallVector<Value> tangents = llvm::map_to_vector(
-        tangentArgs, [&](unsigned i) -> Value { return derived.getArgument(i); });
-    DerivativeHalf half = collectHalf(linear, tangents, outputTangents);
-    bool several = outputTangents.size() != 1;
+    DerivativeHalf half = linearHalf(*body, tangents, outputTangents);
     extra.push_back(
         buildHalfFunction(derived, linearName, half, tangents, outputTangents, several));
-    Value outputs = several ? TupleOp::create(b, loc, body->results).getResult()
-                            : body->results.front();
-    finishPrimalPart(derived, *body, half, tangentArgs, outputs);
+    finishPrimalPart(derived, *body, half, tangents, pack(body->results));
     return success();
   }
-  Value result;
-  if (body->results.size() == 1)
-    result = TupleOp::create(b, loc, ValueRange{body->results.front(), outputTangents.front()});
-  else
-    result = TupleOp::create(b, loc,
-                             ValueRange{TupleOp::create(b, loc, body->results),
-                                        TupleOp::create(b, loc, outputTangents)});
-  finishBody(derived, *body, result, /*removeMarkers=*/false);
+  Value outputs = pack(body->results);
+  finishBody(derived, *body, TupleOp::create(b, loc, ValueRange{outputs, pack(outputTangents)}),
+             /*removeMarkers=*/false);
   return success();
 }
 
