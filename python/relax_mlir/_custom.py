@@ -31,8 +31,8 @@ import numpy as np
 from . import ir
 from . import numpy as rnp
 from ._gradient import gradient, jacobian_vector_product
+from ._module import functions
 from ._trace import (
-    DTYPE_OF,
     Trace,
     Tracer,
     TracingError,
@@ -102,11 +102,11 @@ class _WithRules:
 
     def _check_rules(self) -> None:
         if self.kind == "custom_vjp" and self.fwd is None:
-            raise TypeError(f"custom_vjp function {_name(self.fun)} has no rules: call "
+            raise TypeError(f"{_here()}custom_vjp function {_name(self.fun)} has no rules: call "
                             f"{_name(self.fun)}.defvjp(fwd, bwd) before using it")
         if self.kind == "custom_jvp" and self.jvp_rule is None:
-            raise TypeError(f"custom_jvp function {_name(self.fun)} has no rule: define it with "
-                            f"@{_name(self.fun)}.defjvp")
+            raise TypeError(f"{_here()}custom_jvp function {_name(self.fun)} has no rule: "
+                            f"define it with @{_name(self.fun)}.defjvp")
 
 
 class custom_vjp(_WithRules):  # noqa: N801 (JAX's name)
@@ -132,6 +132,12 @@ class custom_jvp(_WithRules):  # noqa: N801 (JAX's name)
 
     def __init__(self, fun: Callable[..., Any]) -> None:
         super().__init__(fun, "custom_jvp")
+
+
+def _here() -> str:
+    """The user's `file:line: ` where a rule error is found (the call of the
+    function with rules)."""
+    return f"{format_location(user_location())}: "
 
 
 def _name(fn: Any) -> str:
@@ -183,7 +189,8 @@ def _pack(trace: Trace, leaves: Sequence[Any], dtypes: Sequence[Any] | None = No
 def _leaf_list(tree: Any, treedef: Treedef, what: str) -> list[Any]:
     leaves, _, got = tree_flatten(tree)
     if str(got) != str(treedef):
-        raise TypeError(f"{what} must have the structure of the function's output")
+        raise TypeError(f"{_here()}{what} must have the structure of the function's output "
+                        f"(the same pytree of arrays as the function returns)")
     return leaves
 
 
@@ -195,20 +202,22 @@ def _emit_call(rules: _WithRules, outer: Trace, operands: list[Tracer], in_def: 
     floats = [i for i, o in enumerate(operands) if is_float(o.dtype)]
     name = _name(rules.fun)
     out_def: list[Treedef] = []
-    out_dtypes: list[Any] = []
+    # (shape, dtype) of each output leaf, as traced (Python scalars included).
+    out_leaves: list[tuple[tuple[int, ...], Any]] = []
 
     def args_of(xs: Sequence[Any]) -> Any:
         return tree_unflatten(in_def, iter(xs))
 
     def body(trace: Trace, *xs: Tracer) -> ir.Value:
         leaves, _, treedef = tree_flatten(rules.fun(*args_of(xs)))
+        arrays = [rnp.asarray(v) for v in leaves]
         out_def.append(treedef)
-        out_dtypes.extend(v.dtype if isinstance(v, Tracer) else np.asarray(v).dtype
-                          for v in leaves)
-        return _pack(trace, leaves)
+        out_leaves.extend((a.shape, a.dtype) for a in arrays)
+        return _pack(trace, arrays)
 
     fun = _trace(body, specs, name)
     out_specs = out_def[0]
+    out_dtypes = [d for _, d in out_leaves]
 
     # The forward rule: @(xs..., tangents of the float xs...) -> (out, tangent).
     jvp_rule = rules.jvp_rule
@@ -229,7 +238,7 @@ def _emit_call(rules: _WithRules, outer: Trace, operands: list[Tracer], in_def: 
         jvp_source, jvp_func = jacobian_vector_product(fun.module, "main", wrt=floats), "main_jvp"
 
     # The reverse rule: @(xs..., cotangent leaves...) -> tuple(grads of the float xs).
-    ct_specs: list[Spec] = [(f"ct{k}", s, d) for k, (s, d) in enumerate(_out_shapes(fun))]
+    ct_specs: list[Spec] = [(f"ct{k}", s, d) for k, (s, d) in enumerate(out_leaves)]
     if rules.fwd is not None:
         assert rules.bwd is not None
 
@@ -238,11 +247,12 @@ def _emit_call(rules: _WithRules, outer: Trace, operands: list[Tracer], in_def: 
             out, residuals = rules.fwd(*args_of(xs))  # type: ignore[misc]
             grads = rules.bwd(residuals, tree_unflatten(out_specs, iter(cts)))  # type: ignore[misc]
             if not isinstance(grads, (tuple, list)) or len(grads) != len(args_of(xs)):
-                raise TypeError(f"{name}'s bwd rule must return a tuple with one cotangent per "
+                raise TypeError(f"{_here()}{name}'s bwd rule must return a tuple with one "
+                                f"cotangent per "
                                 f"argument ({len(args_of(xs))}), got {type(grads).__name__}")
             leaves, _, g_def = tree_flatten(tuple(grads))
             if str(g_def) != str(tree_flatten(tuple(args_of(xs)))[2]):
-                raise TypeError(f"{name}'s bwd rule must return cotangents with the "
+                raise TypeError(f"{_here()}{name}'s bwd rule must return cotangents with the "
                                 f"structure of the arguments")
             picked = [_pack(trace, [leaves[i]], [xs[i].dtype]) for i in floats]
             return trace.emit(relax_d.tuple, picked, op="tuple")
@@ -256,7 +266,7 @@ def _emit_call(rules: _WithRules, outer: Trace, operands: list[Tracer], in_def: 
     jvp_name = outer.import_function(jvp_source, jvp_func, f"{_symbol(name)}_jvp")
     vjp_name = outer.import_function(vjp_source, "main", f"{_symbol(name)}_vjp")
     result_type = ir.FunctionType(ir.TypeAttr(
-        _function(outer, callee).attributes["function_type"]).value).results[0]
+        functions(outer.module)[callee].attributes["function_type"]).value).results[0]
     with outer.context:
         refs = [ir.FlatSymbolRefAttr.get(s) for s in (callee, jvp_name, vjp_name)]
     result = outer.emit(relax_d.call_with_rules, result_type, *refs,
@@ -267,19 +277,6 @@ def _emit_call(rules: _WithRules, outer: Trace, operands: list[Tracer], in_def: 
     else:
         leaves = [outer.tuple_item(result, i) for i in range(count)]
     return tree_unflatten(out_specs, iter(leaves))
-
-
-def _out_shapes(traced: _Traced) -> list[tuple[tuple[int, ...], Any]]:
-    """(shape, dtype) of each leaf @main returns."""
-    main = _function_in(traced.module, "main")
-    result = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value).results[0]
-    types = list(ir.TupleType(result).get_type(i) for i in range(ir.TupleType(result).num_types)) \
-        if isinstance(result.maybe_downcast(), ir.TupleType) else [result]
-    out = []
-    for t in types:
-        tensor = ir.RankedTensorType(t)
-        out.append((tuple(tensor.shape), DTYPE_OF[str(tensor.element_type)]))
-    return out
 
 
 def _transposed(jvp_module: ir.Module, jvp_func: str, specs: list[Spec], floats: list[int],
@@ -303,7 +300,10 @@ def _transposed(jvp_module: ir.Module, jvp_func: str, specs: list[Spec], floats:
             term = rnp.sum(fields[k] * cts[k])
             total = term if total is None else total + rnp.astype(term, total.dtype)
         if total is None:
-            raise TypeError(f"{name}: the function has no float output to pull back")
+            raise TypeError(f"{_here()}{name}: reverse mode of a custom_jvp function needs a "
+                            f"float output to pull back (its outputs are integers); give it "
+                            f"reverse rules with {name}.defvjp(fwd, bwd), or differentiate "
+                            f"only in forward mode")
         return trace.lift(rnp.astype(total, np.float64)).value
 
     lossed = _trace(loss, specs + t_specs + ct_specs, f"{name}'s jvp rule")
@@ -318,17 +318,6 @@ def _transposed(jvp_module: ir.Module, jvp_func: str, specs: list[Spec], floats:
         return trace.tuple_item(result, 1)
 
     return _trace(vjp, specs + ct_specs, f"{name}'s jvp rule").module
-
-
-def _function_in(module: ir.Module, name: str) -> Any:
-    for op in module.body.operations:
-        if "sym_name" in op.attributes and ir.StringAttr(op.attributes["sym_name"]).value == name:
-            return op
-    raise KeyError(name)
-
-
-def _function(trace: Trace, name: str) -> Any:
-    return _function_in(trace.module, name)
 
 
 def _symbol(name: str) -> str:

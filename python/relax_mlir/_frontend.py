@@ -233,6 +233,9 @@ def clear_caches() -> None:
 _FUNCTIONS = {"jit": ("main",), "grad": ("main_adjoint",), "value_and_grad": ("main_adjoint",),
               "jvp": ("main_jvp",), "vjp": ("main_fwd", "main_bwd"),
               "linearize": ("main_primal", "main_linear")}
+# Modes called through relax_mlir.jvp/vjp/linearize (not by calling the
+# transformed object), whose integer arguments take zero tangents/cotangents.
+_CALLED_THROUGH = ("jvp", "vjp", "linearize")
 
 
 @dataclass
@@ -360,7 +363,7 @@ class Transformed:
         return bound, leaves, paths, treedefs, tuple(statics)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.mode in ("jvp", "vjp", "linearize"):
+        if self.mode in _CALLED_THROUGH:
             raise TypeError(f"a {self.mode} transformation is called through "
                             f"relax_mlir.{self.mode}")
         if current_trace() is not None:
@@ -457,7 +460,7 @@ class Transformed:
             index += count
         grad_leaves = [i for name in self.grad_names for i in ranges[name]]
         for i in grad_leaves:
-            if not is_float(arrays[i].dtype) and self.mode not in ("jvp", "vjp", "linearize"):
+            if not is_float(arrays[i].dtype) and self.mode not in _CALLED_THROUGH:
                 raise TypeError(f"{self.mode}: argument {paths[i]} has dtype {arrays[i].dtype}; "
                                 f"only float arrays have gradients (leave it out of argnums or "
                                 f"convert it with .astype(np.float32))")
@@ -483,7 +486,9 @@ class Transformed:
                                               mode=self.mode)
         elif self.mode == "vjp":
             if not wrt:
-                raise TypeError("vjp: the primals hold no float arrays to pull back to")
+                raise TypeError("vjp: the primals hold no float arrays to pull back to; "
+                                "differentiate with respect to float arrays (convert with "
+                                ".astype(np.float32))")
             derived = gradient(trace.module, "main", require_grads=wrt, mode="vjp")
         else:
             derived = gradient(trace.module, "main", require_grads=grad_leaves, target_index=0)
@@ -533,16 +538,7 @@ class Transformed:
         Hessian-vector products, grad of grad)."""
         if self.mode == "jit":
             return self.fn(*args, **kwargs)
-        outer = current_trace()
-        assert outer is not None
-        bound, leaves, paths, treedefs, statics = self._split(args, kwargs)
-        values = [rnp.asarray(leaf) if isinstance(leaf, Tracer)
-                  else rnp.asarray(as_leaf_array(leaf, path))
-                  for leaf, path in zip(leaves, paths)]
-        # Shapes and dtypes only: zero-strided views allocate nothing.
-        abstract = [np.lib.stride_tricks.as_strided(np.zeros((), v.dtype), v.shape,
-                                                    [0] * len(v.shape)) for v in values]
-        entry = self._entry(bound, abstract, paths, treedefs, statics)
+        outer, entry, values = self._inline_entry(args, kwargs)
         assert entry.adjoint is not None and entry.grad_treedefs is not None
         callee = outer.import_function(entry.adjoint, "main_adjoint",
                                        f"{self.__name__}_adjoint")
@@ -554,16 +550,18 @@ class Transformed:
         return self._package(entry, value_leaves,
                              [outer.tuple_item(grads_part, i) for i in range(grad_count)])
 
-    def _inline_entry(self, args: tuple[Any, ...]) -> tuple[Trace, _Entry, list[Tracer]]:
-        """For jvp and vjp inside a trace: the entry of these arguments (traced
-        arrays of the current trace or values) and the arguments' leaves as
-        traced arrays of it."""
+    def _inline_entry(self, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None
+                      ) -> tuple[Trace, _Entry, list[Tracer]]:
+        """Inside a trace: the entry of these arguments (traced arrays of the
+        current trace or values) and the arguments' leaves as traced arrays
+        of it."""
         outer = current_trace()
         assert outer is not None
-        bound, leaves, paths, treedefs, statics = self._split(args, {})
+        bound, leaves, paths, treedefs, statics = self._split(args, kwargs or {})
         values = [rnp.asarray(leaf) if isinstance(leaf, Tracer)
                   else rnp.asarray(as_leaf_array(leaf, path))
                   for leaf, path in zip(leaves, paths)]
+        # Shapes and dtypes only: zero-strided views allocate nothing.
         abstract = [np.lib.stride_tricks.as_strided(np.zeros((), v.dtype), v.shape,
                                                     [0] * len(v.shape)) for v in values]
         return outer, self._entry(bound, abstract, paths, treedefs, statics), values

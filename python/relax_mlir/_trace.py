@@ -23,7 +23,7 @@ import numpy as np
 
 from . import ir
 from ._boundary import NUMPY_DTYPES
-from ._module import run_passes
+from ._module import functions, run_passes
 from .dialects import arith, relax
 from .dialects import func as func_d
 from .errors import RelaxMLIRError, format_mlir_error
@@ -377,8 +377,7 @@ class Trace:
         the functions it references (calls, rule functions), renamed too."""
         source = module.operation.get_asm(enable_debug_info=True, print_generic_op_form=True)
         copy = ir.Module.parse(source, context=self.context)
-        by_name = {ir.StringAttr(op.attributes["sym_name"]).value: op
-                   for op in copy.body.operations if "sym_name" in op.attributes}
+        by_name = functions(copy)
         if name not in by_name:
             raise KeyError(name)
         needed = [name]
@@ -386,8 +385,7 @@ class Trace:
             for ref in _symbol_references(by_name[fn_name]):
                 if ref in by_name and ref not in needed:
                     needed.append(ref)
-        taken = {ir.StringAttr(op.attributes["sym_name"]).value
-                 for op in self.module.body.operations if "sym_name" in op.attributes}
+        taken = set(functions(self.module))
         renamed: dict[str, str] = {}
         for fn_name in needed:
             stem = base if fn_name == name else f"{base}_{fn_name}"
@@ -409,8 +407,7 @@ class Trace:
 
     def call(self, callee: str, operands: Sequence[ir.Value]) -> ir.Value:
         """`func.call @callee(operands)` at the user's line; its one result."""
-        func = next(op for op in self.module.body.operations
-                    if ir.StringAttr(op.attributes["sym_name"]).value == callee)
+        func = functions(self.module)[callee]
         result_type = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
         return self.emit(lambda: func_d.CallOp(result_type.results, callee, list(operands)
                                                ).results[0], op="call")

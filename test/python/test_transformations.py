@@ -483,7 +483,8 @@ def test_custom_rule_errors_name_the_problem() -> None:
     def norule(x):
         return x * 2
 
-    with pytest.raises(TypeError, match=r"has no rules: call .*defvjp\(fwd, bwd\)"):
+    with pytest.raises(TypeError, match=r"test_transformations\.py:\d+:\d+: .*has no rules: "
+                                        r"call .*defvjp\(fwd, bwd\)"):
         relax_mlir.grad(lambda v: rnp.sum(norule(v)))(rand(3))
 
     @relax_mlir.custom_vjp
@@ -491,7 +492,8 @@ def test_custom_rule_errors_name_the_problem() -> None:
         return x * 2
 
     bad.defvjp(lambda x: (x * 2, ()), lambda res, g: g * 2)  # not a tuple
-    with pytest.raises(TypeError, match="bwd rule must return a tuple"):
+    with pytest.raises(TypeError, match=r"test_transformations\.py:\d+:\d+: .*bwd rule must "
+                                        r"return a tuple"):
         relax_mlir.grad(lambda v: rnp.sum(bad(v)))(rand(3))
 
     def outer(w):
@@ -502,7 +504,8 @@ def test_custom_rule_errors_name_the_problem() -> None:
         closes.defvjp(lambda x: (x * w, ()), lambda res, g: (g,))
         return rnp.sum(closes(w))
 
-    with pytest.raises(relax_mlir.TracingError, match="closes over traced arrays"):
+    with pytest.raises(relax_mlir.TracingError,
+                       match=r"test_transformations\.py:\d+:\d+: .*closes over traced arrays"):
         relax_mlir.grad(outer)(rand(3))
 
 
@@ -687,3 +690,31 @@ def test_bad_arguments_of_the_transformations_are_explained() -> None:
                             "  return %x : tensor<f32>\n}", mode="forward")
     with pytest.raises(TypeError, match="custom_vjp: expected a function"):
         relax_mlir.custom_vjp(3)
+
+
+@pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
+@pytest.mark.parametrize("shape", [(6, 4), (1, 4), (6, 1), (0, 4)], ids=lambda s: "x".join(map(str, s)))
+def test_stop_gradient_of_views_at_every_opt_level(opt_level: int, shape: tuple) -> None:
+    """stop_gradient of views (a slice with a step, a transpose, a broadcast)
+    and of size-1 and size-0 dims: the value passes, the derivative is held
+    fixed, through every opt level's lowering."""
+    from relax_mlir import lax
+
+    def f(x):
+        s = lax.stop_gradient(x[::2].T)  # a strided, transposed view
+        b = lax.stop_gradient(rnp.broadcast_to(x[:1], x.shape))
+        return rnp.sum(x[::2].T * s) + rnp.sum(x * b)
+
+    x = rand(*shape)
+    half = x[::2]
+    expected_value = np.sum(half * half) + np.sum(x * np.broadcast_to(x[:1], x.shape)) \
+        if x.size else 0.0
+    expected_grad = np.zeros_like(x)
+    expected_grad[::2] += half  # d/dx of x[::2] * const
+    if x.size:
+        expected_grad += np.broadcast_to(x[:1], x.shape)
+    value, grad = relax_mlir.value_and_grad(f, opt_level=opt_level)(x)
+    np.testing.assert_allclose(value, expected_value, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(grad, expected_grad, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(relax_mlir.jit(f, opt_level=opt_level)(x), expected_value,
+                               rtol=1e-12, atol=1e-14)
