@@ -62,6 +62,10 @@ void addBufferizedStage(OpPassManager &pm) {
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop carry computed anew each iteration (relax.scan, relax.while)
+  // becomes the next iteration's buffer; the ownership-based deallocation
+  // frees the one it replaces.
+  bufferizeOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   // Before any canonicalization reads a gather's row-major positions as
   // memory offsets.

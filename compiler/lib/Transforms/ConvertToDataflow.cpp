@@ -24,8 +24,9 @@ struct ConvertToDataflowPass
     if (!block.getOps<DataflowOp>().empty())
       return;
 
-    // Relax ops, constants and calls (a call of a relax function is a
-    // binding: the gradient pass inlines it) whose operands are all available
+    // Relax ops (loops and branches too: their bodies are isolated from
+    // above), constants and calls (a call of a relax function is a binding:
+    // the gradient pass inlines it) whose operands are all available
     // where the first of them stands: block arguments, ops before it, or
     // moved ops.
     llvm::SetVector<Operation *> moved;
@@ -33,7 +34,7 @@ struct ConvertToDataflowPass
     for (Operation &op : block.without_terminator()) {
       bool candidate = op.getDialect() && isa<RelaxDialect>(op.getDialect());
       candidate |= op.hasTrait<OpTrait::ConstantLike>() || isa<func::CallOp>(op);
-      if (!candidate || op.getNumRegions() != 0)
+      if (!candidate || isa<DataflowOp>(op))
         continue;
       bool available = llvm::all_of(op.getOperands(), [&](Value v) {
         Operation *def = v.getDefiningOp();

@@ -14,6 +14,8 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Transforms/Passes.h"
 
+#include "mlir/IR/IRMapping.h"
+
 namespace mlir::relax {
 #define GEN_PASS_DEF_GRADIENTPASS
 #include "relax-mlir/Transforms/Passes.h.inc"
@@ -26,6 +28,19 @@ namespace {
 
 constexpr DerivedKind kAdjoint{"gradient", "_adjoint", "adjoint"};
 constexpr DerivedKind kForward{"gradient", "_fwd", "forward function"};
+
+/// What the sweep lends the rules of loops and branches: the VJP of a body,
+/// by a sweep of its own.
+class Pullbacks final : public PullbackBuilder {
+public:
+  FailureOr<SmallVector<Value>> pullback(OpBuilder &b, Block &body, ValueRange args,
+                                         ValueRange resultGrads,
+                                         ArrayRef<bool> needsGrad) override;
+  FailureOr<SmallVector<Value>> pullbackOps(OpBuilder &b, ArrayRef<Operation *> ops,
+                                            ValueRange inputs, ValueRange outputs,
+                                            ValueRange outputGrads,
+                                            ArrayRef<bool> needsGrad) override;
+};
 
 /// The reverse sweep: adjoints accumulated per value, from the seed back to
 /// the parameters, one op rule at a time.
@@ -47,6 +62,8 @@ public:
     Value g = adjoints.lookup(v);
     return g ? g : buildZeros(b, loc, v.getType());
   }
+  /// The adjoint of `v`, null when nothing reached it.
+  Value adjointOrNull(Value v) { return adjoints.lookup(v); }
 
 private:
   void accumulate(Value v, Value g) {
@@ -103,13 +120,22 @@ LogicalResult ReverseSweep::visit(Operation *op) {
   if (!anyGrad ||
       (!llvm::is_contained(needsGrad, true) && !activity.capturesActive.contains(op)))
     return success();
-  FailureOr<GradientOpInterface> rule = ruleOf(op, activity, Mode::Reverse);
-  if (failed(rule))
-    return failure();
   SmallVector<Value> operandGrads(op->getNumOperands());
-  rule = cast<GradientOpInterface>(checkpoints.forRule(b, op));
-  if (failed(rule->buildVectorJacobianProduct(b, resultGrads, needsGrad, operandGrads)))
-    return failure();
+  if (isa<RegionGradientOpInterface>(op)) {
+    // A loop or a branch: its rule differentiates its bodies through us.
+    Pullbacks pullbacks;
+    auto rule = cast<RegionGradientOpInterface>(checkpoints.forRule(b, op));
+    if (failed(rule.buildVectorJacobianProduct(b, resultGrads, needsGrad, operandGrads,
+                                               pullbacks)))
+      return failure();
+  } else {
+    FailureOr<GradientOpInterface> rule = ruleOf(op, activity, Mode::Reverse);
+    if (failed(rule))
+      return failure();
+    rule = cast<GradientOpInterface>(checkpoints.forRule(b, op));
+    if (failed(rule->buildVectorJacobianProduct(b, resultGrads, needsGrad, operandGrads)))
+      return failure();
+  }
   bool ok = true;
   for (auto [operand, g, needed] : llvm::zip(op->getOperands(), operandGrads, needsGrad)) {
     if (!needed || !g)
@@ -124,6 +150,45 @@ LogicalResult ReverseSweep::visit(Operation *op) {
     accumulate(operand, g);
   }
   return success(ok);
+}
+
+FailureOr<SmallVector<Value>> Pullbacks::pullback(OpBuilder &b, Block &body, ValueRange args,
+                                                  ValueRange resultGrads,
+                                                  ArrayRef<bool> needsGrad) {
+  IRMapping map;
+  map.map(body.getArguments(), args);
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(b.clone(op, map));
+  SmallVector<Value> outputs = llvm::map_to_vector(
+      body.getTerminator()->getOperands(), [&](Value v) { return map.lookupOrDefault(v); });
+  return pullbackOps(b, ops, args, outputs, resultGrads, needsGrad);
+}
+
+FailureOr<SmallVector<Value>> Pullbacks::pullbackOps(OpBuilder &b, ArrayRef<Operation *> ops,
+                                                     ValueRange inputs, ValueRange outputs,
+                                                     ValueRange outputGrads,
+                                                     ArrayRef<bool> needsGrad) {
+  SmallVector<Value> seeds;
+  for (auto [v, needed] : llvm::zip(inputs, needsGrad))
+    if (needed)
+      seeds.push_back(v);
+  Activity activity(ops, seeds);
+  Location loc = ops.empty() ? b.getUnknownLoc() : ops.back()->getLoc();
+  ReverseSweep sweep(activity, ops, b, loc);
+  for (auto [v, g] : llvm::zip(outputs, outputGrads))
+    if (g && !isKnownZero(g))
+      sweep.seed(v, g);
+  if (failed(sweep.run()))
+    return failure();
+  // A value passed for several inputs gets its adjoint once (the caller adds
+  // up what it returns per input).
+  SmallVector<Value> grads(inputs.size());
+  DenseSet<Value> given;
+  for (auto [i, v] : llvm::enumerate(inputs))
+    if (needsGrad[i] && given.insert(v).second)
+      grads[i] = sweep.adjointOrNull(v);
+  return grads;
 }
 
 /// The adjoints of `fn`'s parameters `params` (built before `body`'s

@@ -14,6 +14,8 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Transforms/Passes.h"
 
+#include "mlir/IR/IRMapping.h"
+
 namespace mlir::relax {
 #define GEN_PASS_DEF_JVPPASS
 #include "relax-mlir/Transforms/Passes.h.inc"
@@ -26,6 +28,15 @@ namespace {
 
 constexpr DerivedKind kJvp{"jvp", "_jvp", "JVP function"};
 constexpr DerivedKind kPrimal{"jvp", "_primal", "primal function"};
+
+/// What the sweep lends the rules of loops and branches: the JVP of a body,
+/// by a sweep of its own.
+class Pushforwards final : public PushforwardBuilder {
+public:
+  LogicalResult pushforward(OpBuilder &b, Block &body, ValueRange args, ValueRange argTangents,
+                            SmallVectorImpl<Value> &results,
+                            SmallVectorImpl<Value> &resultTangents) override;
+};
 
 /// The forward sweep: a tangent per active value, first binding first.
 class ForwardSweep {
@@ -40,13 +51,13 @@ public:
   Value tangentOf(OpBuilder &b, Location loc, Value v) {
     return tangentOrZeros(b, loc, lookup(v), v);
   }
-
-private:
   /// The tangent of `v`, null when it is zero.
   Value lookup(Value v) {
     Value t = tangents.lookup(v);
     return t && !isKnownZero(t) && !isEmptyTensor(v) ? t : Value();
   }
+
+private:
   LogicalResult visit(Operation *op);
 
   const Activity &activity;
@@ -69,14 +80,22 @@ LogicalResult ForwardSweep::visit(Operation *op) {
   });
   if (!producesTangent || (!anyTangent && !activity.capturesActive.contains(op)))
     return success();
-  FailureOr<GradientOpInterface> rule = ruleOf(op, activity, Mode::Forward);
-  if (failed(rule))
-    return failure();
   OpBuilder b(op->getContext());
   b.setInsertionPointAfter(op);
   SmallVector<Value> resultTangents(op->getNumResults());
-  if (failed(rule->buildJacobianVectorProduct(b, operandTangents, resultTangents)))
-    return failure();
+  if (auto regionRule = dyn_cast<RegionGradientOpInterface>(op)) {
+    // A loop or a branch: its rule differentiates its bodies through us.
+    Pushforwards pushforwards;
+    if (failed(regionRule.buildJacobianVectorProduct(b, operandTangents, resultTangents,
+                                                     pushforwards)))
+      return failure();
+  } else {
+    FailureOr<GradientOpInterface> rule = ruleOf(op, activity, Mode::Forward);
+    if (failed(rule))
+      return failure();
+    if (failed(rule->buildJacobianVectorProduct(b, operandTangents, resultTangents)))
+      return failure();
+  }
   bool ok = true;
   for (auto [r, t] : llvm::zip(op->getResults(), resultTangents)) {
     if (!t)
@@ -91,6 +110,33 @@ LogicalResult ForwardSweep::visit(Operation *op) {
     tangents[r] = t;
   }
   return success(ok);
+}
+
+LogicalResult Pushforwards::pushforward(OpBuilder &b, Block &body, ValueRange args,
+                                        ValueRange argTangents, SmallVectorImpl<Value> &results,
+                                        SmallVectorImpl<Value> &resultTangents) {
+  IRMapping map;
+  map.map(body.getArguments(), args);
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(b.clone(op, map));
+  SmallVector<Value> seeds;
+  for (auto [v, t] : llvm::zip(args, argTangents))
+    if (t)
+      seeds.push_back(v);
+  Activity activity(ops, seeds);
+  ForwardSweep sweep(activity);
+  for (auto [v, t] : llvm::zip(args, argTangents))
+    if (t)
+      sweep.seed(v, t);
+  if (failed(sweep.run(ops)))
+    return failure();
+  for (Value v : body.getTerminator()->getOperands()) {
+    Value mapped = map.lookupOrDefault(v);
+    results.push_back(mapped);
+    resultTangents.push_back(sweep.lookup(mapped));
+  }
+  return success();
 }
 
 struct JvpPass : relax::impl::JvpPassBase<JvpPass> {

@@ -106,6 +106,10 @@ void populateCreationLoweringPatterns(RewritePatternSet &patterns);
 /// Rewrites each relax.split as a tuple of strided_slices (before tuples are
 /// flattened).
 void expandSplits(ModuleOp module);
+/// Rewrites relax.scan, relax.while, relax.if and relax.switch as scf loops
+/// and conditionals on tensors (their bodies' relax ops stay, for the
+/// patterns).
+void lowerControlFlow(ModuleOp module);
 /// Rewrites splat tensor constants of more than one element as linalg.fill.
 void splatConstantsToFills(ModuleOp module);
 

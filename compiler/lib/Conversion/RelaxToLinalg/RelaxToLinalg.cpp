@@ -3,10 +3,11 @@
 // Elementwise ops and broadcasts become linalg.generic with broadcasting
 // indexing maps; reductions, collapse_sum_to and matmul become linalg.generic
 // reductions into a zero-filled init; permute_dims becomes linalg.transpose;
-// reshapes go through tensor.collapse_shape/expand_shape.
+// reshapes go through tensor.collapse_shape/expand_shape; loops and
+// conditionals become scf ops on tensors first (ControlFlow.cpp).
 //
 // One file per op family (Elementwise, Reductions, LinearAlgebra, Shape,
-// Creation); shared builders in LoweringUtils.
+// Creation, ControlFlow); shared builders in LoweringUtils.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +36,7 @@ struct ConvertRelaxToLinalgPass
     expandSplits(module);
     if (failed(flattenTuples(module)))
       return signalPassFailure();
+    lowerControlFlow(module);
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addIllegalDialect<RelaxDialect>();

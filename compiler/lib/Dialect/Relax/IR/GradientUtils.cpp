@@ -34,6 +34,9 @@ bool mlir::relax::carriesGradient(Type type) {
   return isDifferentiableType(type);
 }
 
+PullbackBuilder::~PullbackBuilder() = default;
+PushforwardBuilder::~PushforwardBuilder() = default;
+
 Value mlir::relax::buildZeros(OpBuilder &b, Location loc, Type type) {
   if (auto tuple = dyn_cast<TupleType>(type)) {
     SmallVector<Value> fields;

@@ -38,6 +38,42 @@ Value tangentOrZeros(OpBuilder &b, Location loc, Value tangent, Value like);
 /// the op with that operand replaced by its tangent.
 Value buildMultilinearTangent(OpBuilder &b, Operation *op, ValueRange operandTangents);
 
+/// What the gradient pass lends the reverse rules of region ops
+/// (RegionGradientOpInterface): the VJP of a body.
+class PullbackBuilder {
+public:
+  virtual ~PullbackBuilder();
+  /// Builds at `b`'s insertion point the ops of `body` (a block whose
+  /// terminator's operands are its results) applied to `args` (one per block
+  /// argument), then their VJP seeded with `resultGrads` (one per terminator
+  /// operand, null for zero). Returns one adjoint per block argument: null
+  /// where `needsGrad` is false or nothing reached it. Failure after a
+  /// diagnostic (an op of the body without a rule).
+  virtual FailureOr<SmallVector<Value>> pullback(OpBuilder &b, Block &body, ValueRange args,
+                                                 ValueRange resultGrads,
+                                                 ArrayRef<bool> needsGrad) = 0;
+  /// The same for `ops`, already built (in order, before `b`'s insertion
+  /// point), which compute `outputs` from `inputs`: their VJP, without
+  /// cloning them. Returns one adjoint per input (null where none).
+  virtual FailureOr<SmallVector<Value>> pullbackOps(OpBuilder &b, ArrayRef<Operation *> ops,
+                                                    ValueRange inputs, ValueRange outputs,
+                                                    ValueRange outputGrads,
+                                                    ArrayRef<bool> needsGrad) = 0;
+};
+
+/// What the jvp pass lends the forward rules of region ops: the JVP of a body.
+class PushforwardBuilder {
+public:
+  virtual ~PushforwardBuilder();
+  /// Builds at `b`'s insertion point the ops of `body` applied to `args` and
+  /// their JVP from `argTangents` (null for zero): sets `results` to the
+  /// terminator's operands and `resultTangents` to their tangents (null for
+  /// zero). Failure after a diagnostic.
+  virtual LogicalResult pushforward(OpBuilder &b, Block &body, ValueRange args,
+                                    ValueRange argTangents, SmallVectorImpl<Value> &results,
+                                    SmallVectorImpl<Value> &resultTangents) = 0;
+};
+
 /// Builders for the gradient rules declared in ODS (the `vjp` fields of the
 /// elementwise op classes): each creates one relax op (or a 0-d constant).
 namespace vjp {

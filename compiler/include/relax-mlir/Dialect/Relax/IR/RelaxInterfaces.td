@@ -66,6 +66,38 @@ def Relax_GradientOpInterface : OpInterface<"GradientOpInterface"> {
   ];
 }
 
+def Relax_RegionGradientOpInterface : OpInterface<"RegionGradientOpInterface"> {
+  let cppNamespace = "::mlir::relax";
+  let description = [{
+    The derivatives of an op with regions (loops, conditionals): like
+    GradientOpInterface's rules, with the differentiation of a body lent by
+    the pass that calls them (`PullbackBuilder` in reverse mode,
+    `PushforwardBuilder` in forward mode, GradientUtils.h), so that a rule
+    can build a loop or a branch over the derivative of its body. A reverse
+    rule may also replace its op by one that computes more (the carries its
+    backward pass stores), built before it, through `replacePrimal`.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        As GradientOpInterface::buildVectorJacobianProduct, with `pullbacks`
+        to differentiate bodies.
+      }],
+      "::llvm::LogicalResult", "buildVectorJacobianProduct",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::ValueRange":$resultGrads,
+           "::llvm::ArrayRef<bool>":$needsGrad,
+           "::llvm::MutableArrayRef<::mlir::Value>":$operandGrads,
+           "::mlir::relax::PullbackBuilder &":$pullbacks)>,
+    InterfaceMethod<[{
+        As GradientOpInterface::buildJacobianVectorProduct, with
+        `pushforwards` to differentiate bodies.
+      }],
+      "::llvm::LogicalResult", "buildJacobianVectorProduct",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::ValueRange":$operandTangents,
+           "::llvm::MutableArrayRef<::mlir::Value>":$resultTangents,
+           "::mlir::relax::PushforwardBuilder &":$pushforwards)>
+  ];
+}
+
 // Linear in its float operands jointly (its other operands, integer indices
 // for instance, are held fixed): its JVP is the op applied to the tangents.
 def Relax_Linear : NativeOpTrait<"relax::Linear">;

@@ -76,6 +76,25 @@ template <typename ConcreteType>
 class StopsDerivatives : public TraitBase<ConcreteType, StopsDerivatives> {};
 } // namespace mlir::OpTrait::relax
 
+namespace mlir::relax {
+class PullbackBuilder;
+class PushforwardBuilder;
+
+/// The custom directives of the loops' operand groups
+/// (`consts(...) init(...) xs(...)`; ControlFlowOps.cpp).
+ParseResult parseScanOperands(OpAsmParser &p,
+                              SmallVectorImpl<OpAsmParser::UnresolvedOperand> &args,
+                              SmallVectorImpl<Type> &types, IntegerAttr &numConsts,
+                              IntegerAttr &numCarries);
+void printScanOperands(OpAsmPrinter &p, Operation *op, OperandRange args, TypeRange types,
+                       IntegerAttr numConsts, IntegerAttr numCarries);
+ParseResult parseWhileOperands(OpAsmParser &p,
+                               SmallVectorImpl<OpAsmParser::UnresolvedOperand> &args,
+                               SmallVectorImpl<Type> &types, IntegerAttr &numConsts);
+void printWhileOperands(OpAsmPrinter &p, Operation *op, OperandRange args, TypeRange types,
+                        IntegerAttr numConsts);
+} // namespace mlir::relax
+
 #include "relax-mlir/Dialect/Relax/IR/RelaxInterfaces.h.inc"
 
 #define GET_OP_CLASSES

@@ -2,7 +2,8 @@
 //
 // Every op of the relax dialect, one file per op family under ops/:
 // structure (dataflow, tuples, checkpoints), elementwise, comparisons,
-// reductions, linear algebra, neural network, shape manipulation and creation.
+// reductions, linear algebra, neural network, shape manipulation, creation,
+// and control flow (loops and conditionals).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,5 +34,6 @@ include "relax-mlir/Dialect/Relax/IR/ops/LinearAlgebraOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/NeuralNetworkOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/ShapeOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/CreationOps.td"
+include "relax-mlir/Dialect/Relax/IR/ops/ControlFlowOps.td"
 
 #endif // RELAX_OPS_TD

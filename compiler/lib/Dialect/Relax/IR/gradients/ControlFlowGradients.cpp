@@ -1,0 +1,645 @@
+//===- ControlFlowGradients.cpp - derivatives of loops and conditionals ---===//
+//
+// Reverse mode of a scan: the scan is replaced by one that also stacks the
+// carry entering each iteration, and a scan in the opposite direction runs
+// the body's adjoint, recomputing the body from the stored carry (the body's
+// intermediates are never stored across iterations). With checkpoint_every =
+// k, the scan is first nested into chunks of k iterations (recursively, so
+// that each level stores at most about k carries) and the nest is
+// differentiated. A while with max_iterations is differentiated as a scan of
+// guarded steps. A conditional's adjoint is the conditional of its branches'
+// adjoints. Forward mode runs the loop or branch over primal and tangent
+// values together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
+#include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::relax;
+
+/// `type` with a leading axis of size `n`.
+static RankedTensorType stackedType(Type type, int64_t n) {
+  auto t = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape{n};
+  llvm::append_range(shape, t.getShape());
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+/// `type` without its leading axis.
+static RankedTensorType sliceType(Type type) {
+  auto t = cast<RankedTensorType>(type);
+  return RankedTensorType::get(t.getShape().drop_front(), t.getElementType());
+}
+
+static bool isFloat(Value v) { return isDifferentiableType(v.getType()); }
+
+/// A scan with the given operands, its body block created (arguments of the
+/// matching types) but empty.
+static ScanOp createScan(OpBuilder &b, Location loc, ValueRange consts, ValueRange init,
+                         ValueRange xs, TypeRange ysTypes, int64_t length, bool reverse,
+                         std::optional<int64_t> every) {
+  auto scan = ScanOp::create(b, loc, consts, init, xs, ysTypes, length, reverse, every);
+  SmallVector<Type> args(consts.getTypes());
+  llvm::append_range(args, init.getTypes());
+  for (Value x : xs)
+    args.push_back(sliceType(x.getType()));
+  OpBuilder::InsertionGuard guard(b);
+  b.createBlock(&scan.getBody(), {}, args, SmallVector<Location>(args.size(), loc));
+  return scan;
+}
+
+/// Clones the ops of `block` (but its terminator) at `b` with its arguments
+/// bound to `args`; returns the values its terminator yields.
+static SmallVector<Value> inlineBlock(OpBuilder &b, Block &block, ValueRange args) {
+  IRMapping map;
+  map.map(block.getArguments(), args);
+  for (Operation &op : block.without_terminator())
+    b.clone(op, map);
+  return llvm::map_to_vector(block.getTerminator()->getOperands(),
+                             [&](Value v) { return map.lookupOrDefault(v); });
+}
+
+/// A 0-d i1 constant.
+static Value boolConstant(OpBuilder &b, Location loc, bool value) {
+  auto type = RankedTensorType::get({}, b.getI1Type());
+  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
+}
+
+//===----------------------------------------------------------------------===//
+// ScanOp
+//===----------------------------------------------------------------------===//
+
+/// Rows [begin, end) of `v` along its leading axis.
+static Value leadingRows(OpBuilder &b, Location loc, Value v, int64_t begin, int64_t end) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (begin == 0 && end == type.getDimSize(0))
+    return v;
+  return StridedSliceOp::create(b, loc, v, b.getDenseI64ArrayAttr({0}),
+                                b.getDenseI64ArrayAttr({begin}), b.getDenseI64ArrayAttr({end}),
+                                b.getDenseI64ArrayAttr({1}));
+}
+
+/// `scan` rewritten (before it) as chunks of `every` iterations: an outer
+/// scan over the chunks (with checkpoint_every = `every`, so that it nests
+/// again when it is still long) whose body scans one chunk, then a scan of
+/// the iterations left over (the order of the two reversed with `reverse`).
+/// Returns the values standing for the scan's results.
+static SmallVector<Value> nestScan(OpBuilder &b, ScanOp scan, int64_t every) {
+  Location loc = scan.getLoc();
+  int64_t length = scan.getLength(), chunks = length / every, head = chunks * every;
+  bool reverse = scan.getReverse();
+  ValueRange consts = scan.getConsts();
+  SmallVector<Type> ysTypes(scan.getYs().getTypes());
+
+  // The nested part: slices [0, head) of xs, reshaped to chunks x every.
+  auto nested = [&](ValueRange init) {
+    SmallVector<Value> xs;
+    for (Value x : scan.getXs()) {
+      Value rows = leadingRows(b, loc, x, 0, head);
+      auto t = cast<RankedTensorType>(rows.getType());
+      SmallVector<int64_t> shape{chunks, every};
+      llvm::append_range(shape, t.getShape().drop_front());
+      xs.push_back(vjp::reshapeTo(b, loc, rows, shape));
+    }
+    SmallVector<Type> outerYs = llvm::map_to_vector(
+        ysTypes, [&](Type t) -> Type { return stackedType(stackedType(sliceType(t), every), chunks); });
+    ScanOp outer = createScan(b, loc, consts, init, xs, outerYs, chunks, reverse, every);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      Block &body = outer.getBody().front();
+      b.setInsertionPointToStart(&body);
+      unsigned nK = consts.size(), nC = init.size();
+      SmallVector<Type> innerYs = llvm::map_to_vector(
+          ysTypes, [&](Type t) -> Type { return stackedType(sliceType(t), every); });
+      ScanOp inner = createScan(b, loc, body.getArguments().take_front(nK),
+                                body.getArguments().slice(nK, nC),
+                                body.getArguments().drop_front(nK + nC), innerYs, every, reverse,
+                                std::nullopt);
+      {
+        OpBuilder::InsertionGuard innerGuard(b);
+        Block &innerBody = inner.getBody().front();
+        b.setInsertionPointToStart(&innerBody);
+        SmallVector<Value> yielded =
+            inlineBlock(b, scan.getBody().front(), innerBody.getArguments());
+        YieldOp::create(b, loc, yielded);
+      }
+      YieldOp::create(b, loc, inner.getResults());
+    }
+    SmallVector<Value> results(outer.getCarries());
+    for (auto [y, t] : llvm::zip(outer.getYs(), ysTypes)) {
+      SmallVector<int64_t> shape{head};
+      llvm::append_range(shape, sliceType(t).getShape());
+      results.push_back(vjp::reshapeTo(b, loc, y, shape));
+    }
+    return results;
+  };
+  // The rows left over: slices [head, length).
+  auto tail = [&](ValueRange init) {
+    SmallVector<Value> xs = llvm::map_to_vector(
+        scan.getXs(), [&](Value x) { return leadingRows(b, loc, x, head, length); });
+    SmallVector<Type> tailYs = llvm::map_to_vector(
+        ysTypes, [&](Type t) -> Type { return stackedType(sliceType(t), length - head); });
+    ScanOp rest = createScan(b, loc, consts, init, xs, tailYs, length - head, reverse,
+                             std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    Block &body = rest.getBody().front();
+    b.setInsertionPointToStart(&body);
+    YieldOp::create(b, loc, inlineBlock(b, scan.getBody().front(), body.getArguments()));
+    return SmallVector<Value>(rest.getResults());
+  };
+  unsigned nC = scan.getInit().size();
+  SmallVector<Value> first, second;
+  if (head == length)
+    return nested(scan.getInit());
+  if (!reverse) {
+    first = nested(scan.getInit());
+    second = tail(ArrayRef<Value>(first).take_front(nC));
+  } else {
+    second = tail(scan.getInit());
+    first = nested(ArrayRef<Value>(second).take_front(nC));
+  }
+  // Carries: from the part that ran last; outputs: rows of the nested part,
+  // then the tail's.
+  SmallVector<Value> results(ArrayRef<Value>(reverse ? first : second).take_front(nC));
+  for (unsigned i = 0, e = ysTypes.size(); i < e; ++i) {
+    auto concat = ConcatOp::create(b, loc, ysTypes[i],
+                                   ValueRange{first[nC + i], second[nC + i]},
+                                   b.getI64IntegerAttr(0));
+    results.push_back(concat);
+  }
+  return results;
+}
+
+/// The scan computing what `scan` does and also stacking the carries that
+/// enter each iteration (as outputs after its own, at the rows of the
+/// iterations' slices), built before it.
+static ScanOp stackCarries(OpBuilder &b, ScanOp scan) {
+  SmallVector<Type> ysTypes(scan.getYs().getTypes());
+  for (Type t : scan.getInit().getTypes())
+    ysTypes.push_back(stackedType(t, scan.getLength()));
+  ScanOp aug = createScan(b, scan.getLoc(), scan.getConsts(), scan.getInit(), scan.getXs(),
+                          ysTypes, scan.getLength(), scan.getReverse(),
+                          scan.getCheckpointEvery());
+  Block &body = aug.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&body);
+  SmallVector<Value> yielded = inlineBlock(b, scan.getBody().front(), body.getArguments());
+  unsigned nK = scan.getConsts().size(), nC = scan.getInit().size();
+  llvm::append_range(yielded, body.getArguments().slice(nK, nC));
+  YieldOp::create(b, scan.getLoc(), yielded);
+  return aug;
+}
+
+LogicalResult ScanOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                 ArrayRef<bool> needsGrad,
+                                                 MutableArrayRef<Value> operandGrads,
+                                                 PullbackBuilder &pullbacks) {
+  Location loc = getLoc();
+  unsigned nK = getConsts().size(), nC = getInit().size(), nX = getXs().size(),
+           nY = getYs().size();
+  int64_t length = getLength();
+
+  // Chunked: rewrite the scan as a nest (in the primal computation) and
+  // differentiate the nest.
+  if (std::optional<int64_t> every = getCheckpointEvery(); every && *every > 1 && length > *every) {
+    Operation *before = getOperation()->getPrevNode();
+    OpBuilder fb(getOperation());
+    SmallVector<Value> results = nestScan(fb, *this, *every);
+    SmallVector<Operation *> ops;
+    for (Operation *op = before ? before->getNextNode() : &getOperation()->getBlock()->front();
+         op != getOperation(); op = op->getNextNode())
+      ops.push_back(op);
+    getOperation()->replaceAllUsesWith(results);
+    FailureOr<SmallVector<Value>> grads =
+        pullbacks.pullbackOps(b, ops, getOperands(), results, resultGrads, needsGrad);
+    if (failed(grads))
+      return failure();
+    llvm::copy(*grads, operandGrads.begin());
+    return success();
+  }
+
+  // The forward scan, now also stacking the carries.
+  OpBuilder fb(getOperation());
+  ScanOp aug = stackCarries(fb, *this);
+  getOperation()->replaceAllUsesWith(aug.getResults().take_front(nC + nY));
+  ValueRange stacked = aug.getResults().drop_front(nC + nY);
+
+  // The reverse scan: carries are the adjoints of the float carries, then
+  // the accumulated adjoints of the float consts that need one; it scans the
+  // xs, the stacked carries and the outputs' adjoints (those not zero).
+  SmallVector<unsigned> floatCarries, gradConsts, gradXs, ysWithGrad;
+  for (unsigned i = 0; i < nC; ++i)
+    if (isFloat(getInit()[i]))
+      floatCarries.push_back(i);
+  for (unsigned i = 0; i < nK; ++i)
+    if (needsGrad[i] && isFloat(getConsts()[i]))
+      gradConsts.push_back(i);
+  for (unsigned i = 0; i < nX; ++i)
+    if (needsGrad[nK + nC + i] && isFloat(getXs()[i]))
+      gradXs.push_back(i);
+  for (unsigned i = 0; i < nY; ++i)
+    if (resultGrads[nC + i])
+      ysWithGrad.push_back(i);
+
+  SmallVector<Value> init, xs(getXs());
+  for (unsigned i : floatCarries)
+    init.push_back(resultGrads[i] ? resultGrads[i] : buildZeros(b, loc, getInit()[i].getType()));
+  for (unsigned i : gradConsts)
+    init.push_back(buildZeros(b, loc, getConsts()[i].getType()));
+  llvm::append_range(xs, stacked);
+  for (unsigned i : ysWithGrad)
+    xs.push_back(resultGrads[nC + i]);
+  SmallVector<Type> ysTypes =
+      llvm::map_to_vector(gradXs, [&](unsigned i) { return getXs()[i].getType(); });
+  ScanOp back = createScan(b, loc, getConsts(), init, xs, ysTypes, length, !getReverse(),
+                           std::nullopt);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block &body = back.getBody().front();
+    b.setInsertionPointToStart(&body);
+    ValueRange args = body.getArguments();
+    ValueRange consts = args.take_front(nK);
+    ValueRange carryGrads = args.slice(nK, floatCarries.size());
+    ValueRange constAccs = args.slice(nK + floatCarries.size(), gradConsts.size());
+    ValueRange rest = args.drop_front(nK + floatCarries.size() + gradConsts.size());
+    ValueRange xSlices = rest.take_front(nX), carries = rest.slice(nX, nC),
+               yGrads = rest.drop_front(nX + nC);
+    // The body applied to (consts, carries, x), seeded with the adjoints of
+    // the carries it yields and of its outputs.
+    SmallVector<Value> bodyArgs(consts);
+    llvm::append_range(bodyArgs, carries);
+    llvm::append_range(bodyArgs, xSlices);
+    SmallVector<Value> seeds(nC + nY);
+    for (auto [k, i] : llvm::enumerate(floatCarries))
+      seeds[i] = carryGrads[k];
+    for (auto [k, i] : llvm::enumerate(ysWithGrad))
+      seeds[nC + i] = yGrads[k];
+    SmallVector<bool> wanted(nK + nC + nX, false);
+    for (unsigned i : gradConsts)
+      wanted[i] = true;
+    for (unsigned i : floatCarries)
+      wanted[nK + i] = true;
+    for (unsigned i : gradXs)
+      wanted[nK + nC + i] = true;
+    FailureOr<SmallVector<Value>> grads =
+        pullbacks.pullback(b, getBody().front(), bodyArgs, seeds, wanted);
+    if (failed(grads))
+      return failure();
+    SmallVector<Value> yielded;
+    for (unsigned i : floatCarries)
+      yielded.push_back(tangentOrZeros(b, loc, (*grads)[nK + i], carries[i]));
+    for (auto [k, i] : llvm::enumerate(gradConsts))
+      yielded.push_back((*grads)[i] ? addAdjoints(b, loc, constAccs[k], (*grads)[i])
+                                    : Value(constAccs[k]));
+    for (unsigned i : gradXs)
+      yielded.push_back(tangentOrZeros(b, loc, (*grads)[nK + nC + i], xSlices[i]));
+    YieldOp::create(b, loc, yielded);
+  }
+  for (auto [k, i] : llvm::enumerate(floatCarries))
+    if (needsGrad[nK + i])
+      operandGrads[nK + i] = back.getCarries()[k];
+  for (auto [k, i] : llvm::enumerate(gradConsts))
+    operandGrads[i] = back.getCarries()[floatCarries.size() + k];
+  for (auto [k, i] : llvm::enumerate(gradXs))
+    operandGrads[nK + nC + i] = back.getYs()[k];
+  return success();
+}
+
+LogicalResult ScanOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                 MutableArrayRef<Value> resultTangents,
+                                                 PushforwardBuilder &pushforwards) {
+  Location loc = getLoc();
+  unsigned nK = getConsts().size(), nC = getInit().size(), nX = getXs().size(),
+           nY = getYs().size();
+  // Consts and xs with a tangent get a tangent operand; every float carry
+  // gets a tangent carry; every float output a tangent output.
+  SmallVector<unsigned> constT, carryT, xsT, ysT;
+  for (unsigned i = 0; i < nK; ++i)
+    if (operandTangents[i])
+      constT.push_back(i);
+  for (unsigned i = 0; i < nC; ++i)
+    if (isFloat(getInit()[i]))
+      carryT.push_back(i);
+  for (unsigned i = 0; i < nX; ++i)
+    if (operandTangents[nK + nC + i])
+      xsT.push_back(i);
+  for (unsigned i = 0; i < nY; ++i)
+    if (isFloat(getYs()[i]))
+      ysT.push_back(i);
+  SmallVector<Value> consts(getConsts()), init(getInit()), xs(getXs());
+  for (unsigned i : constT)
+    consts.push_back(operandTangents[i]);
+  for (unsigned i : carryT)
+    init.push_back(tangentOrZeros(b, loc, operandTangents[nK + i], getInit()[i]));
+  for (unsigned i : xsT)
+    xs.push_back(operandTangents[nK + nC + i]);
+  SmallVector<Type> ysTypes(getYs().getTypes());
+  for (unsigned i : ysT)
+    ysTypes.push_back(getYs()[i].getType());
+  ScanOp jvp = createScan(b, loc, consts, init, xs, ysTypes, getLength(), getReverse(),
+                          getCheckpointEvery());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block &body = jvp.getBody().front();
+    b.setInsertionPointToStart(&body);
+    ValueRange args = body.getArguments();
+    unsigned at = 0;
+    auto take = [&](unsigned n) {
+      ValueRange r = args.slice(at, n);
+      at += n;
+      return r;
+    };
+    ValueRange k = take(nK), kDot = take(constT.size()), c = take(nC), cDot = take(carryT.size()),
+               x = take(nX), xDot = take(xsT.size());
+    SmallVector<Value> bodyArgs(k), tangents(nK + nC + nX);
+    llvm::append_range(bodyArgs, c);
+    llvm::append_range(bodyArgs, x);
+    for (auto [j, i] : llvm::enumerate(constT))
+      tangents[i] = kDot[j];
+    for (auto [j, i] : llvm::enumerate(carryT))
+      tangents[nK + i] = cDot[j];
+    for (auto [j, i] : llvm::enumerate(xsT))
+      tangents[nK + nC + i] = xDot[j];
+    SmallVector<Value> results, resultDots;
+    if (failed(pushforwards.pushforward(b, getBody().front(), bodyArgs, tangents, results,
+                                        resultDots)))
+      return failure();
+    SmallVector<Value> yielded(ArrayRef<Value>(results).take_front(nC));
+    for (unsigned i : carryT)
+      yielded.push_back(tangentOrZeros(b, loc, resultDots[i], results[i]));
+    llvm::append_range(yielded, ArrayRef<Value>(results).drop_front(nC));
+    for (unsigned i : ysT)
+      yielded.push_back(tangentOrZeros(b, loc, resultDots[nC + i], results[nC + i]));
+    YieldOp::create(b, loc, yielded);
+  }
+  for (auto [j, i] : llvm::enumerate(carryT))
+    resultTangents[i] = jvp.getCarries()[nC + j];
+  for (auto [j, i] : llvm::enumerate(ysT))
+    resultTangents[nC + i] = jvp.getYs()[nY + j];
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WhileOp
+//===----------------------------------------------------------------------===//
+
+/// The default fan-out of the nested checkpoints of a while loop's reverse
+/// mode: about 8 * log_8(max_iterations) carries stored.
+static constexpr int64_t kWhileCheckpointEvery = 8;
+
+int64_t WhileOp::getCheckpointFanOut() {
+  return getCheckpointEvery().value_or(kWhileCheckpointEvery);
+}
+
+LogicalResult WhileOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                  ArrayRef<bool> needsGrad,
+                                                  MutableArrayRef<Value> operandGrads,
+                                                  PullbackBuilder &pullbacks) {
+  std::optional<int64_t> max = getMaxIterations();
+  if (!max)
+    return emitError("'relax.while' is on the path to the target but has no max_iterations: "
+                     "reverse mode needs a bound on the iterations to bound what it stores "
+                     "(Python: while_loop(..., max_iterations=n), or fori_loop when the trip "
+                     "count is known)");
+  // The loop as `max` guarded steps of a scan carrying `done`: a step runs
+  // the body when the loop has not ended and its condition holds.
+  Location loc = getLoc();
+  unsigned nK = getConsts().size(), nC = getInit().size();
+  OpBuilder fb(getOperation());
+  SmallVector<Value> init{boolConstant(fb, loc, false)};
+  llvm::append_range(init, getInit());
+  ScanOp scan = createScan(fb, loc, getConsts(), init, {}, {}, *max, /*reverse=*/false,
+                           getCheckpointFanOut());
+  {
+    OpBuilder::InsertionGuard guard(fb);
+    Block &body = scan.getBody().front();
+    fb.setInsertionPointToStart(&body);
+    ValueRange args = body.getArguments();
+    Value done = args[nK];
+    SmallVector<Value> loopArgs(args.take_front(nK));
+    llvm::append_range(loopArgs, args.drop_front(nK + 1));
+    Value holds = inlineBlock(fb, getCond().front(), loopArgs).front();
+    Value runs = vjp::where(fb, loc, done, boolConstant(fb, loc, false), holds);
+    auto step = IfOp::create(fb, loc, getInit().getTypes(), runs, loopArgs);
+    SmallVector<Type> argTypes(ValueRange(loopArgs).getTypes());
+    SmallVector<Location> locs(argTypes.size(), loc);
+    {
+      OpBuilder::InsertionGuard g(fb);
+      Block *thenBlock = fb.createBlock(&step.getThenRegion(), {}, argTypes, locs);
+      YieldOp::create(fb, loc, inlineBlock(fb, getBody().front(), thenBlock->getArguments()));
+      Block *elseBlock = fb.createBlock(&step.getElseRegion(), {}, argTypes, locs);
+      YieldOp::create(fb, loc, elseBlock->getArguments().drop_front(nK));
+    }
+    SmallVector<Value> yielded{
+        vjp::where(fb, loc, runs, boolConstant(fb, loc, false), boolConstant(fb, loc, true))};
+    llvm::append_range(yielded, step.getResults());
+    YieldOp::create(fb, loc, yielded);
+  }
+  getOperation()->replaceAllUsesWith(scan.getCarries().drop_front());
+  SmallVector<Value> seeds{Value()};
+  llvm::append_range(seeds, resultGrads);
+  SmallVector<bool> wanted(needsGrad.take_front(nK));
+  wanted.push_back(false);
+  llvm::append_range(wanted, needsGrad.drop_front(nK));
+  SmallVector<Value> grads(nK + 1 + nC);
+  if (failed(cast<RegionGradientOpInterface>(scan.getOperation())
+                 .buildVectorJacobianProduct(b, seeds, wanted, grads, pullbacks)))
+    return failure();
+  for (unsigned i = 0; i < nK; ++i)
+    operandGrads[i] = grads[i];
+  for (unsigned i = 0; i < nC; ++i)
+    operandGrads[nK + i] = grads[nK + 1 + i];
+  return success();
+}
+
+LogicalResult WhileOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                  MutableArrayRef<Value> resultTangents,
+                                                  PushforwardBuilder &pushforwards) {
+  Location loc = getLoc();
+  unsigned nK = getConsts().size(), nC = getInit().size();
+  SmallVector<unsigned> constT, carryT;
+  for (unsigned i = 0; i < nK; ++i)
+    if (operandTangents[i])
+      constT.push_back(i);
+  for (unsigned i = 0; i < nC; ++i)
+    if (isFloat(getInit()[i]))
+      carryT.push_back(i);
+  SmallVector<Value> consts(getConsts()), init(getInit());
+  for (unsigned i : constT)
+    consts.push_back(operandTangents[i]);
+  for (unsigned i : carryT)
+    init.push_back(tangentOrZeros(b, loc, operandTangents[nK + i], getInit()[i]));
+  auto loop = WhileOp::create(b, loc, consts, init, getMaxIterationsAttr(),
+                              getCheckpointEveryAttr());
+  SmallVector<Type> argTypes(ValueRange(consts).getTypes());
+  llvm::append_range(argTypes, ValueRange(init).getTypes());
+  SmallVector<Location> locs(argTypes.size(), loc);
+  OpBuilder::InsertionGuard guard(b);
+  // The condition reads the primal values only.
+  Block *cond = b.createBlock(&loop.getCond(), {}, argTypes, locs);
+  SmallVector<Value> primal(cond->getArguments().take_front(nK));
+  llvm::append_range(primal, cond->getArguments().slice(consts.size(), nC));
+  IRMapping map;
+  map.map(getCond().front().getArguments(), primal);
+  for (Operation &op : getCond().front())
+    b.clone(op, map);
+
+  Block *body = b.createBlock(&loop.getBody(), {}, argTypes, locs);
+  ValueRange args = body->getArguments();
+  SmallVector<Value> bodyArgs(args.take_front(nK)), tangents(nK + nC);
+  llvm::append_range(bodyArgs, args.slice(consts.size(), nC));
+  for (auto [j, i] : llvm::enumerate(constT))
+    tangents[i] = args[nK + j];
+  for (auto [j, i] : llvm::enumerate(carryT))
+    tangents[nK + i] = args[consts.size() + nC + j];
+  SmallVector<Value> results, resultDots;
+  if (failed(pushforwards.pushforward(b, getBody().front(), bodyArgs, tangents, results,
+                                      resultDots)))
+    return failure();
+  SmallVector<Value> yielded(results);
+  for (unsigned i : carryT)
+    yielded.push_back(tangentOrZeros(b, loc, resultDots[i], results[i]));
+  YieldOp::create(b, loc, yielded);
+  for (auto [j, i] : llvm::enumerate(carryT))
+    resultTangents[i] = loop.getResults()[nC + j];
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// IfOp and SwitchOp: one region of several, picked by operand 0
+//===----------------------------------------------------------------------===//
+
+/// An op of `op`'s kind (and selector, operand 0) on `inputs` with results
+/// `types`, one empty block per region taking `inputs`.
+static Operation *createBranches(OpBuilder &b, Operation *op, ValueRange inputs,
+                                 TypeRange types) {
+  OperationState state(op->getLoc(), op->getName());
+  state.addOperands(op->getOperand(0));
+  state.addOperands(inputs);
+  state.addTypes(types);
+  state.addAttributes(op->getAttrs());
+  for (unsigned i = 0, e = op->getNumRegions(); i < e; ++i)
+    state.addRegion();
+  Operation *created = b.create(state);
+  SmallVector<Type> argTypes(inputs.getTypes());
+  SmallVector<Location> locs(argTypes.size(), op->getLoc());
+  OpBuilder::InsertionGuard guard(b);
+  for (Region &region : created->getRegions())
+    b.createBlock(&region, {}, argTypes, locs);
+  return created;
+}
+
+static LogicalResult branchesVJP(Operation *op, OpBuilder &b, ValueRange resultGrads,
+                                 ArrayRef<bool> needsGrad, MutableArrayRef<Value> operandGrads,
+                                 PullbackBuilder &pullbacks) {
+  Location loc = op->getLoc();
+  ValueRange inputs = op->getOperands().drop_front();
+  unsigned nI = inputs.size();
+  SmallVector<unsigned> withGrad, wantedInputs;
+  for (auto [i, g] : llvm::enumerate(resultGrads))
+    if (g)
+      withGrad.push_back(i);
+  for (unsigned i = 0; i < nI; ++i)
+    if (needsGrad[1 + i] && isFloat(inputs[i]))
+      wantedInputs.push_back(i);
+  SmallVector<Value> operands(inputs);
+  for (unsigned i : withGrad)
+    operands.push_back(resultGrads[i]);
+  SmallVector<Type> types =
+      llvm::map_to_vector(wantedInputs, [&](unsigned i) { return inputs[i].getType(); });
+  Operation *adjoint = createBranches(b, op, operands, types);
+  SmallVector<bool> wanted(nI, false);
+  for (unsigned i : wantedInputs)
+    wanted[i] = true;
+  for (auto [region, original] : llvm::zip(adjoint->getRegions(), op->getRegions())) {
+    OpBuilder::InsertionGuard guard(b);
+    Block &block = region.front();
+    b.setInsertionPointToStart(&block);
+    SmallVector<Value> seeds(op->getNumResults());
+    for (auto [j, i] : llvm::enumerate(withGrad))
+      seeds[i] = block.getArgument(nI + j);
+    FailureOr<SmallVector<Value>> grads = pullbacks.pullback(
+        b, original.front(), block.getArguments().take_front(nI), seeds, wanted);
+    if (failed(grads))
+      return failure();
+    SmallVector<Value> yielded = llvm::map_to_vector(wantedInputs, [&](unsigned i) {
+      return tangentOrZeros(b, loc, (*grads)[i], block.getArgument(i));
+    });
+    YieldOp::create(b, loc, yielded);
+  }
+  for (auto [j, i] : llvm::enumerate(wantedInputs))
+    operandGrads[1 + i] = adjoint->getResult(j);
+  return success();
+}
+
+static LogicalResult branchesJVP(Operation *op, OpBuilder &b, ValueRange operandTangents,
+                                 MutableArrayRef<Value> resultTangents,
+                                 PushforwardBuilder &pushforwards) {
+  Location loc = op->getLoc();
+  ValueRange inputs = op->getOperands().drop_front();
+  unsigned nI = inputs.size(), nR = op->getNumResults();
+  SmallVector<unsigned> withTangent, floatResults;
+  for (unsigned i = 0; i < nI; ++i)
+    if (operandTangents[1 + i])
+      withTangent.push_back(i);
+  for (unsigned i = 0; i < nR; ++i)
+    if (isFloat(op->getResult(i)))
+      floatResults.push_back(i);
+  SmallVector<Value> operands(inputs);
+  for (unsigned i : withTangent)
+    operands.push_back(operandTangents[1 + i]);
+  SmallVector<Type> types(op->getResultTypes());
+  for (unsigned i : floatResults)
+    types.push_back(op->getResult(i).getType());
+  Operation *jvp = createBranches(b, op, operands, types);
+  for (auto [region, original] : llvm::zip(jvp->getRegions(), op->getRegions())) {
+    OpBuilder::InsertionGuard guard(b);
+    Block &block = region.front();
+    b.setInsertionPointToStart(&block);
+    SmallVector<Value> tangents(nI);
+    for (auto [j, i] : llvm::enumerate(withTangent))
+      tangents[i] = block.getArgument(nI + j);
+    SmallVector<Value> results, resultDots;
+    if (failed(pushforwards.pushforward(b, original.front(), block.getArguments().take_front(nI),
+                                        tangents, results, resultDots)))
+      return failure();
+    SmallVector<Value> yielded(results);
+    for (unsigned i : floatResults)
+      yielded.push_back(tangentOrZeros(b, loc, resultDots[i], results[i]));
+    YieldOp::create(b, loc, yielded);
+  }
+  for (auto [j, i] : llvm::enumerate(floatResults))
+    resultTangents[i] = jvp->getResult(nR + j);
+  return success();
+}
+
+LogicalResult IfOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                               ArrayRef<bool> needsGrad,
+                                               MutableArrayRef<Value> operandGrads,
+                                               PullbackBuilder &pullbacks) {
+  return branchesVJP(*this, b, resultGrads, needsGrad, operandGrads, pullbacks);
+}
+
+LogicalResult IfOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                               MutableArrayRef<Value> resultTangents,
+                                               PushforwardBuilder &pushforwards) {
+  return branchesJVP(*this, b, operandTangents, resultTangents, pushforwards);
+}
+
+LogicalResult SwitchOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                   ArrayRef<bool> needsGrad,
+                                                   MutableArrayRef<Value> operandGrads,
+                                                   PullbackBuilder &pullbacks) {
+  return branchesVJP(*this, b, resultGrads, needsGrad, operandGrads, pullbacks);
+}
+
+LogicalResult SwitchOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                   MutableArrayRef<Value> resultTangents,
+                                                   PushforwardBuilder &pushforwards) {
+  return branchesJVP(*this, b, operandTangents, resultTangents, pushforwards);
+}
