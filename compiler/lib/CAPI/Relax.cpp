@@ -45,10 +45,14 @@ void relaxMlirForEachOp(MlirContext context,
   for (const std::unique_ptr<mlir::RewritePattern> &pattern : patterns.getNativePatterns())
     if (std::optional<mlir::OperationName> root = pattern->getRootKind())
       lowered.insert(root->getStringRef());
+  for (llvm::StringRef name : mlir::relax::getControlFlowOpNames())
+    lowered.insert(name);
   for (mlir::RegisteredOperationName op : ctx->getRegisteredOperations()) {
     if (&op.getDialect() != dialect)
       continue;
-    callback(wrap(op.getStringRef()), op.hasInterface<mlir::relax::GradientOpInterface>(),
+    bool gradient = op.hasInterface<mlir::relax::GradientOpInterface>() ||
+                    op.hasInterface<mlir::relax::RegionGradientOpInterface>();
+    callback(wrap(op.getStringRef()), gradient,
              lowered.contains(op.getStringRef()), userData);
   }
 }

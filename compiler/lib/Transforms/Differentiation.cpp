@@ -136,14 +136,27 @@ FailureOr<GatheredBody> mlir::relax::gatherBody(func::FuncOp func, StringRef nam
     res.replaceUsesWithIf(yielded, [&](OpOperand &use) { return df->isAncestor(use.getOwner()); });
   // A nested dataflow block only groups bindings: splice them in its place.
   inlineNestedDataflows(df);
+  // Each result is read through the terminator, which keeps it up to date
+  // when an op is replaced.
   for (Value ret : gathered.ret.getOperands()) {
-    if (auto res = dyn_cast<OpResult>(ret); res && res.getOwner() == df)
-      ret = out.getOperand(res.getResultNumber());
+    int64_t index = -1;
+    if (auto res = dyn_cast<OpResult>(ret); res && res.getOwner() == df) {
+      index = res.getResultNumber();
+      ret = out.getOperand(index);
+    }
+    gathered.outputIndices.push_back(index);
     gathered.results.push_back(ret);
   }
   for (Operation &op : body.without_terminator())
     gathered.bindings.push_back(&op);
   return gathered;
+}
+
+void GatheredBody::refreshResults() {
+  OutputOp out = dataflow.getOutput();
+  for (auto [i, index] : llvm::enumerate(outputIndices))
+    if (index >= 0)
+      results[i] = out.getOperand(index);
 }
 
 //===----------------------------------------------------------------------===//

@@ -31,6 +31,14 @@ struct GatheredBody {
   SmallVector<Value> results;
   /// The block's ops but its terminator, in order.
   SmallVector<Operation *> bindings;
+  /// For each result, the operand of the block's terminator it is (-1 for a
+  /// value defined outside the block: a parameter, a constant).
+  SmallVector<int64_t> outputIndices;
+
+  /// Reads `results` again from the terminator: a rule may have replaced the
+  /// op computing one (a loop that now also stores what its backward pass
+  /// reads).
+  void refreshResults();
 };
 
 /// The gradient pass's function attributes that stand in for its options

@@ -295,6 +295,8 @@ LogicalResult GradientPass::differentiate(func::FuncOp func, func::FuncOp adjoin
       adjoint, *body, params, [&](ReverseSweep &s) { s.seed(ret, targetType, targetIndex); });
   if (failed(grads))
     return failure();
+  body->refreshResults();
+  ret = body->results.front();
 
   // Result: (original result, (grad...)), in require-grads order.
   Location loc = body->ret.getLoc();
@@ -336,6 +338,8 @@ LogicalResult GradientPass::split(func::FuncOp func, func::FuncOp fwd,
       sweepBack(fwd, *body, params, [&](ReverseSweep &s) { s.seed(ret, *cotangent); });
   if (failed(grads))
     return failure();
+  body->refreshResults();
+  ret = body->results.front();
 
   // The backward half: the ops after the last forward binding.
   Block &block = body->dataflow.getBody().front();

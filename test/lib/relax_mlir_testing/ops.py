@@ -85,11 +85,12 @@ CUSTOM = "custom"      # a sampler chooses everything; result type from the refe
 CAST = "cast"          # (x) -> the element type the sampler chose (the reference gets dtype=)
 TUPLE = "tuple"        # tuple construction and access
 MARKER = "marker"      # checkpoint markers (identities)
+CONTROL = "control"    # loops and conditionals (region ops; samplers build their bodies)
 
 # Kinds whose ops compute no rounded arithmetic (their float results are exact).
 EXACT_KINDS = frozenset({SHAPED, CREATE, TUPLE, MARKER, SELECT})
 # Kinds tested as structure (test_gradient_behaviours.py, test_checkpoint.py), not by cases.
-STRUCTURE_KINDS = frozenset({TUPLE, MARKER})
+STRUCTURE_KINDS = frozenset({TUPLE, MARKER, CONTROL})
 
 # Domain needs of an operand (programs.NEEDS has the predicate and the wrapper).
 POSITIVE = "positive"        # float operand >= 0.1 (log)
@@ -102,7 +103,8 @@ DENOMINATOR = "denominator"  # float |x| >= 0.25; integer: nonzero unless x / 0 
 # Ops the generator does not draw: the dataflow structure it writes itself, and
 # call_with_rules, which the frontend's custom_vjp/custom_jvp make with rule
 # functions of their own (test_transformations.py, lit custom-rules.mlir).
-STRUCTURAL = frozenset({"dataflow", "output", "call_with_rules"})
+# relax.yield and relax.condition end the bodies of the control-flow ops.
+STRUCTURAL = frozenset({"dataflow", "output", "call_with_rules", "yield", "condition"})
 
 
 @dataclass(frozen=True)
@@ -166,9 +168,15 @@ class Op:
 
 
 # Families, as in compiler/include/relax-mlir/Dialect/Relax/IR/ops/.
-ELEMENTWISE, COMPARISON, REDUCTION, LINALG, NN, SHAPE, CREATION, STRUCTURE = (
+ELEMENTWISE, COMPARISON, REDUCTION, LINALG, NN, SHAPE, CREATION, STRUCTURE, CONTROL_FLOW = (
     "Elementwise", "Comparison", "Reduction", "LinearAlgebra", "NeuralNetwork", "Shape",
-    "Creation", "Structure")
+    "Creation", "Structure", "ControlFlow")
+
+
+def _run_body(*values: Any, body: Any) -> Any:
+    """The reference of a control-flow op: its sampled body (programs.py) run
+    on the operand values."""
+    return body.evaluate(values)
 
 
 def _elementwise(name: str, kind: str, reference: Callable[..., Any],
@@ -494,6 +502,11 @@ _OPS = [
     # finite differences hold its value fixed: programs.dependents).
     Op("stop_gradient", STRUCTURE, UNARY, ref.identity, ANY, gradient=False, exact=True,
        weight=0.3, cases=unary()),
+
+    # --- control flow (tested by test_control_flow.py; the generator's samplers
+    # in programs.py build small bodies and evaluate them with the references) ---
+    *[Op(name, CONTROL_FLOW, CONTROL, _run_body, ANY, weight=0.0)
+      for name in ("scan", "while", "if", "switch")],
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in _OPS}

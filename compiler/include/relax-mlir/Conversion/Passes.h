@@ -18,6 +18,9 @@ namespace mlir::relax {
 
 /// Patterns rewriting every relax compute op to linalg/tensor/arith/math.
 void populateRelaxToLinalgConversionPatterns(RewritePatternSet &patterns);
+/// The ops the conversion rewrites as scf control flow (before the patterns
+/// run): the loops, the conditionals and their terminators.
+SmallVector<StringRef> getControlFlowOpNames();
 
 #define GEN_PASS_REGISTRATION
 #include "relax-mlir/Conversion/Passes.h.inc"

@@ -195,3 +195,9 @@ void mlir::relax::lowering::lowerControlFlow(ModuleOp module) {
       lowerSwitch(rewriter, cast<SwitchOp>(op));
   }
 }
+
+SmallVector<StringRef> mlir::relax::getControlFlowOpNames() {
+  return {ScanOp::getOperationName(),  WhileOp::getOperationName(),
+          IfOp::getOperationName(),    SwitchOp::getOperationName(),
+          YieldOp::getOperationName(), ConditionOp::getOperationName()};
+}

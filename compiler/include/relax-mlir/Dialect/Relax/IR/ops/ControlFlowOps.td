@@ -184,7 +184,7 @@ def Relax_IfOp : Relax_Op<"if", [RecursiveMemoryEffects, IsolatedFromAbove,
   let results = (outs Variadic<Relax_Tensor>:$results);
   let regions = (region SizedRegion<1>:$then_region, SizedRegion<1>:$else_region);
   let assemblyFormat = [{
-    $pred `:` type($pred) `(` ($inputs^ `:` type($inputs))? `)` `->` `(` type($results) `)`
+    $pred `:` type($pred) ` ` `(` ($inputs^ `:` type($inputs))? `)` `->` `(` type($results) `)`
     $then_region `else` $else_region attr-dict
   }];
   let hasVerifier = 1;
@@ -214,7 +214,7 @@ def Relax_SwitchOp : Relax_Op<"switch", [RecursiveMemoryEffects, IsolatedFromAbo
   let results = (outs Variadic<Relax_Tensor>:$results);
   let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
   let assemblyFormat = [{
-    $index `:` type($index) `(` ($inputs^ `:` type($inputs))? `)` `->` `(` type($results) `)`
+    $index `:` type($index) ` ` `(` ($inputs^ `:` type($inputs))? `)` `->` `(` type($results) `)`
     `[` $branches `]` attr-dict
   }];
   let hasVerifier = 1;
