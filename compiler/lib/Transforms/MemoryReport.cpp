@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::relax {
 #define GEN_PASS_DEF_MEMORYREPORTPASS
@@ -19,6 +20,11 @@ static int64_t tensorBytes(Type type) {
   if (!tensor || !tensor.hasStaticShape())
     return 0;
   return tensorSizeInBytes(type).value_or(std::numeric_limits<int64_t>::max());
+}
+
+static int64_t saturatingAdd(int64_t a, int64_t b) {
+  int64_t sum;
+  return llvm::AddOverflow(a, b, sum) ? std::numeric_limits<int64_t>::max() : sum;
 }
 
 /// Ops whose results are views of their operands rather than new tensors.
@@ -64,11 +70,20 @@ int64_t mlir::relax::staticPeakLiveBytes(func::FuncOp func) {
       storage[r] = roots;
     }
   });
+  // An operand of a loop or a branch is read until its last nested op: the
+  // body's temporaries are live at the same time.
+  DenseMap<Operation *, int64_t> end;
+  for (Operation *op : llvm::reverse(order)) {
+    int64_t last = index[op];
+    if (op->getNumRegions() != 0)
+      op->walk([&](Operation *nested) { last = std::max(last, end.lookup(nested)); });
+    end[op] = last;
+  }
   DenseMap<Value, int64_t> lastUse;
   for (Operation *op : order)
     for (Value v : op->getOperands())
       for (Value root : storageOf(v))
-        lastUse[root] = std::max(lastUse.lookup(root), index[op]);
+        lastUse[root] = std::max(lastUse.lookup(root), end[op]);
   // Values used by an op nested in a region stay live until that region's op
   // ends; the returned values until the end. Sums are 128-bit (each tensor is
   // below 2^63 bytes, saturated) and the peak saturates at INT64_MAX.
@@ -109,6 +124,17 @@ struct MemoryReportPass : relax::impl::MemoryReportPassBase<MemoryReportPass> {
         remark << "at least " << peak << " (saturated: the total does not fit in int64)";
       else
         remark << peak;
+      remark.report();
+      // What each scan keeps across its iterations: its stacked outputs
+      // (in an adjoint, the carries stored for the backward pass).
+      func.walk([&](ScanOp scan) {
+        int64_t stacked = 0;
+        for (Value y : scan.getYs())
+          stacked = saturatingAdd(stacked, tensorBytes(y.getType()));
+        if (stacked != 0)
+          scan.emitRemark("scan of ") << scan.getLength() << " iterations stacks " << stacked
+                                      << " bytes";
+      });
     }
     if (!found && !funcName.empty()) {
       module.emitError("relax-memory-report: no function named '@") << funcName << "'";
