@@ -289,3 +289,25 @@ def test_emulator_shows_a_missing_barrier(barrier: int, reverse: bool, wide: boo
     # tile while others still read this one. (NaN counts: unstaged shared
     # memory holds whatever was there.)
     assert emulated_matmul_error(barrier, reverse, wide) != 0.0
+
+
+def test_loops_and_branches_run_as_host_control_flow_around_kernels(target: str) -> None:
+    """The adjoint of a scan, a while loop (reversed as guarded steps) and a
+    cond: their bodies' kernels are launched from host loops, and the
+    conditions are read back from device memory."""
+    from relax_mlir import lax
+    from relax_mlir import numpy as rnp
+
+    def f(w, xs):
+        h, ys = lax.scan(lambda h, x: (rnp.tanh(w @ h + x), rnp.sum(h)), rnp.zeros(8, np.float64), xs)
+        z = lax.cond(rnp.sum(h) > 0, lambda h: h * 2.0, lambda h: rnp.sin(h), h)
+        z = lax.while_loop(lambda v: rnp.sum(v * v) < 100.0, lambda v: v * 1.5 + 0.1, z,
+                           max_iterations=20, checkpoint_every=3)
+        return rnp.sum(z) + rnp.sum(ys)
+
+    rng = np.random.default_rng(29)
+    w, xs = rng.uniform(-0.5, 0.5, (8, 8)), rng.uniform(-1, 1, (5, 8))
+    module = relax_mlir.gradient(relax_mlir.jit(f).lower(w, xs).module())
+    cpu = relax_mlir.compile(module)["main_adjoint"](w, xs)
+    gpu = relax_mlir.compile(module, target=target)["main_adjoint"](w, xs)
+    assert_same(gpu, cpu, rtol=1e-9, atol=1e-12)

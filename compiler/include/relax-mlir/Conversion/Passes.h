@@ -18,6 +18,9 @@ namespace mlir::relax {
 
 /// Patterns rewriting every relax compute op to linalg/tensor/arith/math.
 void populateRelaxToLinalgConversionPatterns(RewritePatternSet &patterns);
+/// The unit attribute on the scf ops that relax loops and conditionals
+/// become: host control flow to the GPU pipeline (kernels run inside it).
+constexpr llvm::StringLiteral kControlFlowAttrName = "relax.control_flow";
 /// The ops the conversion rewrites as scf control flow (before the patterns
 /// run): the loops, the conditionals and their terminators.
 SmallVector<StringRef> getControlFlowOpNames();

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "relax-mlir/CodeGen/Passes.h"
+#include "relax-mlir/Conversion/Passes.h"
 #include "Utils.h"
 #include "../Common/Buffers.h"
 
@@ -25,13 +26,29 @@ namespace mlir::relax {
 using namespace mlir;
 
 namespace {
+/// Host control flow: the relax loops and conditionals at the top of a
+/// function or in other host control flow (their regions hold runs of device
+/// code of their own, launched from the host), and the conditional
+/// deallocations of the buffers loops carry. scf.for keeps the lowering's
+/// attribute through bufferization; scf.while, scf.if and scf.index_switch
+/// come from nothing else there.
+bool isHostControlFlow(Operation *op) {
+  if (!isa<scf::WhileOp, scf::IfOp, scf::IndexSwitchOp>(op) &&
+      !(isa<scf::ForOp>(op) && op->hasAttr(relax::kControlFlowAttrName)))
+    return false;
+  Operation *parent = op->getParentOp();
+  return isa<func::FuncOp>(parent) || isHostControlFlow(parent);
+}
+
 /// Whether `alloc` sits in a loop (not at the top of `func`), has a static
 /// shape and is used only inside the top-level op that holds it: that op
 /// becomes one kernel (its loops touch memory), so the buffer is private to
 /// the thread running it, and a device allocation there is not possible.
 bool isThreadPrivate(memref::AllocOp alloc, func::FuncOp func) {
+  // The op that becomes a kernel: below the function or a host loop or
+  // branch (relax control flow).
   Operation *top = alloc;
-  while (top->getParentOp() != func)
+  while (top->getParentOp() != func && !isHostControlFlow(top->getParentOp()))
     top = top->getParentOp();
   if (top == alloc || !alloc.getType().hasStaticShape())
     return false;
@@ -104,15 +121,64 @@ bool touchesMemory(Operation *op) {
   return effects.hasEffect<MemoryEffects::Read>() || effects.hasEffect<MemoryEffects::Write>();
 }
 
+/// The attribute of a host buffer holding a scalar read back from device
+/// memory (a loop's condition, a branch's predicate).
+constexpr llvm::StringLiteral kHostScalarAttr = "relax.host_scalar";
+
 /// Ops that end a run: they stay on the host.
 bool isHostOnly(Operation *op) {
   // Views (subview, reshapes, casts) only compute a descriptor.
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    if (Operation *def = load.getMemRef().getDefiningOp(); def && def->hasAttr(kHostScalarAttr))
+      return true;
   return isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
              memref::DeallocOp, scf::ParallelOp, gpu::LaunchOp, ViewLikeOpInterface>(op) ||
-         op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<OpTrait::ConstantLike>();
+         isHostControlFlow(op) || op->hasTrait<OpTrait::IsTerminator>() ||
+         op->hasTrait<OpTrait::ConstantLike>();
 }
 
-bool isHostOnly(Operation *op);
+/// Whether `v` decides host control flow: it reaches a terminator or a host
+/// control-flow op of `block` through pure scalar ops.
+bool decidesHostControl(Value v, Block &block) {
+  for (Operation *user : v.getUsers()) {
+    if (user->getBlock() != &block)
+      continue;
+    if (user->hasTrait<OpTrait::IsTerminator>() || isHostControlFlow(user))
+      return true;
+    if (user->getNumRegions() == 0 && isMemoryEffectFree(user) &&
+        llvm::any_of(user->getResults(), [&](Value r) { return decidesHostControl(r, block); }))
+      return true;
+  }
+  return false;
+}
+
+/// A scalar loaded from device memory at the top of `block` that decides host
+/// control flow is read through a host copy (gpu.memcpy of its element into a
+/// host buffer): the host cannot read device memory.
+void readScalarsOnHost(Block &block) {
+  SmallVector<memref::LoadOp> loads;
+  for (Operation &op : block)
+    if (auto load = dyn_cast<memref::LoadOp>(op); load && !isHostOnly(load) &&
+                                                  decidesHostControl(load.getResult(), block))
+      loads.push_back(load);
+  for (memref::LoadOp load : loads) {
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    auto type = MemRefType::get({}, load.getType());
+    auto host = memref::AllocaOp::create(b, loc, type);
+    host->setAttr(kHostScalarAttr, b.getUnitAttr());
+    Value element = load.getMemRef();
+    if (!load.getIndices().empty()) {
+      SmallVector<OpFoldResult> offsets(load.getIndices().begin(), load.getIndices().end());
+      SmallVector<OpFoldResult> ones(offsets.size(), b.getIndexAttr(1));
+      auto view = memref::SubViewOp::create(b, loc, element, offsets, ones, ones);
+      element = memref::CollapseShapeOp::create(b, loc, view, SmallVector<ReassociationIndices>{});
+    }
+    gpu::MemcpyOp::create(b, loc, Type(), ValueRange(), host, element);
+    load.getMemrefMutable().assign(host);
+    load.getIndicesMutable().clear();
+  }
+}
 
 /// The op of `block` that holds `op` (or `op` itself).
 Operation *topLevel(Operation *op, Block &block) {
@@ -181,27 +247,42 @@ void sinkScalars(Block &block) {
 struct GPUWrapHostCodePass : relax::impl::GPUWrapHostCodePassBase<GPUWrapHostCodePass> {
   void runOnOperation() final {
     func::FuncOp func = getOperation();
-    if (func.isExternal())
+    // The helper that the lowering of bufferization.dealloc adds (for the
+    // buffers a loop carries) compares host pointer lists: host code.
+    if (func.isExternal() || func.getSymName().starts_with("dealloc_helper"))
       return;
     for (Block &block : func.getBody())
-      sinkScalars(block);
-    for (Block &block : func.getBody()) {
-      SmallVector<SmallVector<Operation *>> runs(1);
-      for (Operation &op : block) {
-        if (isHostOnly(&op)) {
-          if (!runs.back().empty())
-            runs.emplace_back();
-          continue;
-        }
-        runs.back().push_back(&op);
+      if (failed(wrapBlock(block)))
+        return signalPassFailure();
+  }
+
+  /// Wraps the runs of device code in `block`, and in the blocks of the host
+  /// loops and conditionals in it (a kernel per run, launched from the host
+  /// loop).
+  LogicalResult wrapBlock(Block &block) {
+    sinkScalars(block);
+    readScalarsOnHost(block);
+    SmallVector<SmallVector<Operation *>> runs(1);
+    for (Operation &op : block) {
+      if (isHostControlFlow(&op))
+        for (Region &region : op.getRegions())
+          for (Block &nested : region)
+            if (failed(wrapBlock(nested)))
+              return failure();
+      if (isHostOnly(&op)) {
+        if (!runs.back().empty())
+          runs.emplace_back();
+        continue;
       }
-      for (ArrayRef<Operation *> run : runs) {
-        if (!llvm::any_of(run, touchesMemory))
-          continue;
-        if (failed(wrap(run)))
-          return signalPassFailure();
-      }
+      runs.back().push_back(&op);
     }
+    for (ArrayRef<Operation *> run : runs) {
+      if (!llvm::any_of(run, touchesMemory))
+        continue;
+      if (failed(wrap(run)))
+        return failure();
+    }
+    return success();
   }
 
   /// Moves `run` into `scf.parallel (%i) = (0) to (1) step (1)`.

@@ -90,6 +90,7 @@ static void lowerScan(RewriterBase &rewriter, ScanOp scan) {
     next.push_back(tensor::InsertSliceOp::create(rewriter, loc, y, acc, offsets, sizes, strides));
   }
   rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, next);
+  loop->setAttr(kControlFlowAttrName, rewriter.getUnitAttr());
   rewriter.replaceOp(scan, loop.getResults());
 }
 
@@ -132,6 +133,7 @@ static void lowerWhile(RewriterBase &rewriter, WhileOp op) {
                                          arith::ConstantIndexOp::create(rewriter, loc, 1)));
   llvm::append_range(next, yield.getOperands());
   rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, next);
+  loop->setAttr(kControlFlowAttrName, rewriter.getUnitAttr());
   rewriter.replaceOp(op, loop.getResults().drop_front(skip));
 }
 
@@ -152,6 +154,7 @@ static void lowerIf(RewriterBase &rewriter, IfOp op) {
                                   /*addThenBlock=*/false, /*addElseBlock=*/false);
   moveBranch(rewriter, op.getThenRegion(), branch.getThenRegion(), op.getInputs());
   moveBranch(rewriter, op.getElseRegion(), branch.getElseRegion(), op.getInputs());
+  branch->setAttr(kControlFlowAttrName, rewriter.getUnitAttr());
   rewriter.replaceOp(op, branch.getResults());
 }
 
@@ -174,6 +177,7 @@ static void lowerSwitch(RewriterBase &rewriter, SwitchOp op) {
   for (unsigned i = 0; i + 1 < n; ++i)
     moveBranch(rewriter, op.getBranches()[i], select.getCaseRegions()[i], op.getInputs());
   moveBranch(rewriter, op.getBranches()[n - 1], select.getDefaultRegion(), op.getInputs());
+  select->setAttr(kControlFlowAttrName, rewriter.getUnitAttr());
   rewriter.replaceOp(op, select.getResults());
 }
 
