@@ -40,6 +40,7 @@ void addLinalgStage(OpPassManager &pm) {
   // adjoint with the forward ones and undo the memory saving.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFuseElementwisePass());
+  pm.addNestedPass<func::FuncOp>(createLoopCarriesInPlacePass());
 }
 
 /// The CPU schedule: register tiles, then vector code (still on tensors).

@@ -25,6 +25,20 @@ def FuseElementwisePass : Pass<"relax-fuse-elementwise"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def LoopCarriesInPlacePass : Pass<"relax-loop-carries-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Compute elementwise loop carries into the buffer of the carry they replace";
+  let description = [{
+    In an `scf.for` (a relax.scan, the accumulated gradients of a reverse
+    scan), a carry that the next iteration computes elementwise from itself
+    (`acc + g`) gets the carry as its linalg.generic's init instead of a new
+    tensor, so that bufferization updates it in place: no buffer per
+    iteration, no copy. Only when the generic is all parallel, reads the carry
+    with the identity map and writes with it, and its body does not read the
+    init; bufferization still copies where the old value is read later.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def CPUTilePass : Pass<"relax-cpu-tile", "::mlir::func::FuncOp"> {
   let summary = "Tile linalg ops on tensors for registers (the CPU schedule's first step)";
   let description = [{
