@@ -81,8 +81,9 @@ def test_scan_rnn_gradient_matches_unrolled_and_finite_differences(reverse, chec
                                argnums=(0, 1, 2, 3))(*args)
     for i, (g, u) in enumerate(zip(grads, unrolled)):
         close(g, u, 1e-9)
-        fd = numeric_grad(lambda v: rnn_numpy(*[v if j == i else a for j, a in
-                                                enumerate(args)], reverse=reverse), args[i])
+        fd = numeric_grad(lambda v, i=i: rnn_numpy(*[v if j == i else a for j, a in
+                                                     enumerate(args)], reverse=reverse),
+                          args[i])
         close(g, fd, 1e-7)
 
 
@@ -116,10 +117,11 @@ def test_scan_stacks_pytrees_and_has_jax_semantics():
 
     for reverse in (False, True):
         (s, n), ys = relax_mlir.jit(
-            lambda xs: lax.scan(f, (np.zeros(2), np.int32(0)), xs, reverse=reverse))(xs)
+            lambda xs, reverse=reverse: lax.scan(f, (np.zeros(2), np.int32(0)), xs,
+                                                 reverse=reverse))(xs)
         order = range(3, -1, -1) if reverse else range(4)
         acc, rows = np.zeros(2), np.zeros((4, 2))
-        for k, t in enumerate(order):
+        for t in order:
             acc = acc + xs["a"][t] * xs["b"][t]
             rows[t] = acc
         close(s, acc)
@@ -259,8 +261,9 @@ def test_while_loop_stops_at_max_iterations_and_differentiates_the_steps_taken()
         n += 1
     close(full, v, 1e-12)
     for cap in (0, 3, n, n + 5):
-        close(relax_mlir.jit(lambda x: loop(x, cap))(x), unrolled(1.0, min(cap, n)), 1e-12)
-        close(relax_mlir.grad(lambda x: loop(x, cap))(x), 1.5 ** min(cap, n), 1e-12)
+        close(relax_mlir.jit(lambda x, cap=cap: loop(x, cap))(x), unrolled(1.0, min(cap, n)),
+              1e-12)
+        close(relax_mlir.grad(lambda x, cap=cap: loop(x, cap))(x), 1.5 ** min(cap, n), 1e-12)
 
 
 def test_while_loop_without_bound_is_an_error_in_reverse_mode_only():
