@@ -141,7 +141,8 @@ COVERAGE = (
        "negative-stride", "view-slice", "view-transpose", "view-broadcast", "view-gather",
        "view-step", "view-negative-step", "view-empty", "conv-1-wide", "pool-1-wide",
        "nll-ignored", "nll-out-of-range", "nll-weights", "compare-i1",
-       "conv-groups", "pool-ceil-mode", "pool-count-include-pad"}
+       "conv-groups", "pool-ceil-mode", "pool-count-include-pad",
+       "scan-reverse", "scan-checkpointed", "while-truncated"}
 )
 
 

@@ -126,6 +126,14 @@ void mlir::relax::removeDifferentiationMarkers(Operation *root) {
     if (isa<StartCheckpointOp, EndCheckpointOp, StopGradientOp>(op)) {
       op->getResult(0).replaceAllUsesWith(op->getOperand(0));
       op->erase();
+    } else if (auto withRules = dyn_cast<CallWithRulesOp>(op)) {
+      // Past differentiation, a call with rules is a call of its callee (the
+      // rule functions' signatures may then be flattened like any other).
+      OpBuilder b(op);
+      auto call = func::CallOp::create(b, op->getLoc(), withRules.getCalleeAttr(),
+                                       op->getResultTypes(), withRules.getOperands());
+      op->replaceAllUsesWith(call);
+      op->erase();
     }
   });
 }

@@ -179,6 +179,13 @@ def _run_body(*values: Any, body: Any) -> Any:
     return body.evaluate(values)
 
 
+def _branch_jump(*values: Any, body: Any) -> Any:
+    """Where an if's predicate changes sides: sum(c) = 0 (other ops: none)."""
+    if body.op != "if":
+        return np.inf
+    return np.float64(body.predicate(values[0]))
+
+
 def _elementwise(name: str, kind: str, reference: Callable[..., Any],
                  dtypes: frozenset[str] = FLOAT, **kw: Any) -> Op:
     return Op(name, ELEMENTWISE, kind, reference, dtypes, **kw)
@@ -505,7 +512,7 @@ _OPS = [
 
     # --- control flow (tested by test_control_flow.py; the generator's samplers
     # in programs.py build small bodies and evaluate them with the references) ---
-    *[Op(name, CONTROL_FLOW, CONTROL, _run_body, ANY, weight=0.0)
+    *[Op(name, CONTROL_FLOW, CONTROL, _run_body, FLOAT, weight=0.35, jump=_branch_jump)
       for name in ("scan", "while", "if", "switch")],
 ]
 

@@ -315,6 +315,10 @@ class Program:
         def line(b: Binding, names: dict[str, str]) -> str:
             if b.op == "constant":
                 return f"%{b.result} = arith.constant {dense_text(b.const, b.type)} : {b.type}"
+            if "body" in b.attrs:
+                text = b.attrs["body"].text(b.result, [names.get(o, f"%{o}") for o in b.operands],
+                                            [types[o] for o in b.operands], b.type)
+                return text.replace("\n", "\n    ")
             operands = ", ".join(names.get(o, f"%{o}") for o in b.operands)
             otypes = ", ".join(str(types[o]) for o in b.operands)
             return (f'%{b.result} = "relax.{b.op}"({operands}){attr_dict_text(b.attrs)} : '
@@ -2357,6 +2361,174 @@ def _sample_pool2d(g: _Generator, spec: Op) -> Call | None:
     return Call([x], attrs)
 
 
+# -- control flow ----------------------------------------------------------------
+
+# Unary ops a loop body applies every iteration: bounded, so that the carry
+# stays in range however long the loop.
+_LOOP_UNARY = ("tanh", "sin", "sigmoid", "cos")
+# Unary ops a branch applies.
+_BRANCH_UNARY = ("tanh", "sin", "negative", "exp", "sigmoid", "square")
+
+
+@dataclass(frozen=True)
+class ControlBody:
+    """The sampled body of a control-flow binding (its `body` attribute: the
+    binding's text and the op's reference read it; it is not printed as an
+    attribute). One float carry or operand `c` of the binding's type:
+
+    - scan: c' = u(c (+|*) x) over the slices of xs (operand 1), `length`
+      iterations, maybe reversed or checkpointed; the result is the last c;
+    - while: c' = u(c) while a counter is below `stop` (at most `length`
+      iterations); the result is the last c;
+    - if: branch 0 (then) when sum(c) > 0, else branch 1: the branch's chain
+      of unary ops on c;
+    - switch: branch `index` (clamped) of three chains.
+    """
+
+    op: str
+    dtype: str  # the carry's float type: each body op's result is rounded to it
+    chains: tuple[tuple[str, ...], ...]
+    length: int = 0
+    combine: str = "add"
+    reverse: bool = False
+    every: int | None = None
+    stop: int = 0
+    index: int = 0
+
+    @staticmethod
+    def _chain(chain: Sequence[str], v: np.ndarray, dtype: str) -> np.ndarray:
+        for name in chain:
+            with np.errstate(all="ignore"):
+                v = round_to(np.asarray(OPS[name].ref(v), np.float64), dtype)
+        return v
+
+    def evaluate(self, values: Sequence[np.ndarray]) -> np.ndarray:
+        c, dtype = values[0], self.dtype
+        if self.op == "scan":
+            xs = values[1]
+            order = range(self.length - 1, -1, -1) if self.reverse else range(self.length)
+            for t in order:
+                mixed = c + xs[t] if self.combine == "add" else c * xs[t]
+                c = self._chain(self.chains[0], round_to(mixed, dtype), dtype)
+            return c
+        if self.op == "while":
+            for _ in range(min(self.stop, self.length)):
+                c = self._chain(self.chains[0], c, dtype)
+            return c
+        if self.op == "if":
+            return self._chain(self.chains[0 if self.predicate(c) > 0 else 1], c, dtype)
+        return self._chain(self.chains[min(max(self.index, 0), len(self.chains) - 1)], c, dtype)
+
+    @staticmethod
+    def predicate(c: np.ndarray) -> float:
+        """The value an if compares with 0: sum(c)."""
+        return float(np.sum(c))
+
+    def text(self, name: str, operands: Sequence[str], types: Sequence[Type],
+             rtype: Type) -> str:
+        t = str(rtype)
+        lines: list[str] = []
+
+        def chain(chain: Sequence[str], v: str, tag: str) -> str:
+            for k, op in enumerate(chain):
+                w = f"%{name}_{tag}{k}"
+                lines.append(f"  {w} = relax.{op} {v} : {t}")
+                v = w
+            return v
+
+        c = operands[0]
+        scalar = f"tensor<{rtype.dtype}>"
+        if self.op == "scan":
+            xs_type = str(types[1])
+            rev = " reverse" if self.reverse else ""
+            every = f" {{checkpoint_every = {self.every} : i64}}" if self.every else ""
+            lines.append(f"%{name} = relax.scan length = {self.length}{rev} init({c} : {t}) "
+                         f"xs({operands[1]} : {xs_type}) -> ({t}) {{")
+            lines.append(f"^bb0(%{name}_c: {t}, %{name}_x: {t}):")
+            lines.append(f"  %{name}_m = relax.{'add' if self.combine == 'add' else 'multiply'} "
+                         f"%{name}_c, %{name}_x : {t}, {t} -> {t}")
+            out = chain(self.chains[0], f"%{name}_m", "u")
+            lines.append(f"  relax.yield {out} : {t}")
+            lines.append(f"}}{every}")
+        elif self.op == "while":
+            lines.append(f"%{name}_zero = arith.constant dense<0> : tensor<i32>")
+            lines.append(f"%{name}, %{name}_n = relax.while max_iterations = {self.length} "
+                         f"init({c}, %{name}_zero : {t}, tensor<i32>) -> ({t}, tensor<i32>) "
+                         f"cond {{")
+            lines.append(f"^bb0(%{name}_c: {t}, %{name}_i: tensor<i32>):")
+            lines.append(f"  %{name}_stop = arith.constant dense<{self.stop}> : tensor<i32>")
+            lines.append(f"  %{name}_p = relax.less %{name}_i, %{name}_stop : tensor<i32>, "
+                         f"tensor<i32> -> tensor<i1>")
+            lines.append(f"  relax.condition %{name}_p : tensor<i1>")
+            lines.append("} do {")
+            lines.append(f"^bb0(%{name}_c: {t}, %{name}_i: tensor<i32>):")
+            lines.append(f"  %{name}_one = arith.constant dense<1> : tensor<i32>")
+            lines.append(f"  %{name}_j = relax.add %{name}_i, %{name}_one : tensor<i32>, "
+                         f"tensor<i32> -> tensor<i32>")
+            out = chain(self.chains[0], f"%{name}_c", "u")
+            lines.append(f"  relax.yield {out}, %{name}_j : {t}, tensor<i32>")
+            lines.append("}")
+        else:
+            if self.op == "if":
+                lines.append(f"%{name}_s = relax.sum {c} : {t} -> {scalar}")
+                lines.append(f"%{name}_z = arith.constant dense<0.0> : {scalar}")
+                lines.append(f"%{name}_p = relax.greater %{name}_s, %{name}_z : {scalar}, "
+                             f"{scalar} -> tensor<i1>")
+                lines.append(f"%{name} = relax.if %{name}_p : tensor<i1> ({c} : {t}) -> ({t}) {{")
+            else:
+                lines.append(f"%{name}_i = arith.constant dense<{self.index}> : tensor<i32>")
+                lines.append(f"%{name} = relax.switch %{name}_i : tensor<i32> ({c} : {t}) "
+                             f"-> ({t}) [{{")
+            for k, branch in enumerate(self.chains):
+                if k:
+                    lines.append("} else {" if self.op == "if" else "}, {")
+                lines.append(f"^bb0(%{name}_b{k}: {t}):")
+                out = chain(branch, f"%{name}_b{k}", f"b{k}_")
+                lines.append(f"  relax.yield {out} : {t}")
+            lines.append("}" if self.op == "if" else "} ]")
+        return "\n".join(lines)
+
+
+def _sample_control(g: _Generator, spec: Op) -> Call | None:
+    """A loop or branch over a small float carry (see ControlBody)."""
+    if g.dtype not in ("f32", "f64"):
+        return None  # iterated rounding in f16 is beyond the checks' tolerances
+    c = g.pick(_tensor(lambda t: t.dtype == g.dtype and 0 < t.numel <= 64),
+               TensorType(g.shape(max_rank=3), g.dtype))
+    if c is None or not isinstance(c.type, TensorType) or c.type.numel > 64:
+        return None
+    c = g.meet(c, BOUNDED)
+    t = c.type
+
+    def chain(pool: Sequence[str]) -> tuple[str, ...]:
+        return tuple(g.choice(list(pool)) for _ in range(g.choice([1, 2])))
+
+    operands = [c]
+    if spec.name == "scan":
+        length = g.choice([0, 1, 2, 3, 5])
+        xs = g.fresh(TensorType((length,) + t.shape, t.dtype))
+        operands.append(g.meet(xs, BOUNDED))
+        every = g.choice([None, 2]) if length > 2 else None
+        body = ControlBody("scan", t.dtype, (chain(_LOOP_UNARY),), length=length,
+                           combine=g.choice(["add", "multiply"]), reverse=g.chance(0.4),
+                           every=every)
+        g.features.add("scan-reverse" if body.reverse else "scan")
+        if every:
+            g.features.add("scan-checkpointed")
+    elif spec.name == "while":
+        length = g.choice([0, 2, 3, 4])
+        body = ControlBody("while", t.dtype, (chain(_LOOP_UNARY),), length=length,
+                           stop=g.choice([0, 1, 2, 3, 5]))
+        if body.stop > body.length:
+            g.features.add("while-truncated")
+    elif spec.name == "if":
+        body = ControlBody("if", t.dtype, (chain(_BRANCH_UNARY), chain(_BRANCH_UNARY)))
+    else:
+        body = ControlBody("switch", t.dtype, tuple(chain(_BRANCH_UNARY) for _ in range(3)),
+                           index=g.choice([-1, 0, 1, 2, 3]))
+    return Call(operands, {"body": body}, t)
+
+
 DEFAULT_SAMPLERS: dict[str, Sampler] = {
     UNARY: _sample_unary,
     BINARY: _sample_binary,
@@ -2408,6 +2580,10 @@ SAMPLERS: dict[str, Sampler] = {
     "conv2d_patches": _sample_conv2d_patches,
     "max_pool2d": _sample_pool2d,
     "avg_pool2d": _sample_pool2d,
+    "scan": _sample_control,
+    "while": _sample_control,
+    "if": _sample_control,
+    "switch": _sample_control,
 }
 
 OPS: dict[str, Op] = ALL_OPS

@@ -14,7 +14,8 @@ namespace mlir::relax {
 /// Replaces every checkpoint marker under `root` by its operand.
 void removeCheckpointMarkers(Operation *root);
 /// Replaces every checkpoint marker and stop_gradient under `root` by its
-/// operand: what only differentiation reads (before lowering).
+/// operand, and every relax.call_with_rules by a func.call of its callee:
+/// what only differentiation reads (before lowering).
 void removeDifferentiationMarkers(Operation *root);
 /// Inlines every relax.dataflow nested in `root` (not `root` itself): its
 /// bindings take its place and its results become what it yields.
