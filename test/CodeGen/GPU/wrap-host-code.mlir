@@ -114,3 +114,36 @@ func.func @written_between(%x: memref<f32>, %y: memref<4xf32>) {
   gpu.dealloc %s : memref<f32>
   return
 }
+
+// -----
+
+// Host control flow: a relax loop's condition computed by a kernel is read
+// through a host copy, and the loop's body code becomes a kernel launched
+// from the host loop.
+// CHECK-LABEL: func.func @host_loop(
+// CHECK:         scf.while
+// CHECK:           scf.parallel
+// CHECK:             memref.store %{{.*}}, %[[P:.*]][]
+// CHECK:           %[[H:.*]] = memref.alloca() {relax.host_scalar} : memref<i1>
+// CHECK:           gpu.memcpy  %[[H]], %[[P]]
+// CHECK:           %[[GO:.*]] = memref.load %[[H]][]
+// CHECK:           scf.condition(%[[GO]])
+// CHECK:         } do {
+// CHECK:           scf.parallel
+// CHECK:             memref.store
+func.func @host_loop(%x: memref<f32>, %p: memref<i1>) {
+  %c = arith.constant 1.0 : f32
+  scf.while : () -> () {
+    %v = memref.load %x[] : memref<f32>
+    %b = arith.cmpf olt, %v, %c : f32
+    memref.store %b, %p[] : memref<i1>
+    %go = memref.load %p[] : memref<i1>
+    scf.condition(%go)
+  } do {
+    %v = memref.load %x[] : memref<f32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %x[] : memref<f32>
+    scf.yield
+  }
+  return
+}

@@ -17,7 +17,7 @@
 // CHECK: math.tanh
 // CHECK: %[[INS:.*]] = tensor.insert_slice %{{.*}} into %[[ACC]][%[[ROW]], 0] [1, 3] [1, 1] : tensor<3xf32> into tensor<5x3xf32>
 // CHECK: scf.yield %{{.*}}, %[[INS]] : tensor<3xf32>, tensor<5x3xf32>
-// CHECK-NOT: relax.
+// CHECK-NOT: = relax.
 func.func @scan(%w: tensor<3x3xf32>, %h0: tensor<3xf32>, %xs: tensor<5x3xf32>) -> (tensor<3xf32>, tensor<5x3xf32>) {
   %r:2 = relax.scan length = 5 reverse consts(%w : tensor<3x3xf32>) init(%h0 : tensor<3xf32>) xs(%xs : tensor<5x3xf32>) -> (tensor<3xf32>, tensor<5x3xf32>) {
   ^bb0(%wc: tensor<3x3xf32>, %h: tensor<3xf32>, %x: tensor<3xf32>):
@@ -62,7 +62,7 @@ func.func @loop(%x: tensor<f32>) -> tensor<f32> {
 // CHECK: %[[LO:.*]] = arith.maxsi %[[I]], %{{.*}} : i32
 // CHECK: %[[HI:.*]] = arith.minsi %[[LO]], %{{.*}} : i32
 // CHECK: %[[IDX:.*]] = arith.index_cast %[[HI]] : i32 to index
-// CHECK: scf.index_switch %[[IDX]] -> tensor<2xf32>
+// CHECK: scf.index_switch %[[IDX]] {relax.control_flow} -> tensor<2xf32>
 // CHECK: case 0 {
 // CHECK: case 1 {
 // CHECK: default {

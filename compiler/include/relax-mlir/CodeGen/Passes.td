@@ -476,8 +476,16 @@ def GPUWrapHostCodePass : Pass<"relax-gpu-wrap-host-code", "::mlir::func::FuncOp
     moves after the run of the last use): a scalar read from one kernel's
     result is then read where it is needed. A run whose values are still
     used after it is left in place with an error.
+
+    Relax loops and conditionals (scf.while, scf.if, scf.index_switch, and
+    scf.for marked `relax.control_flow`) are host control flow: the runs in
+    their blocks become kernels of their own, launched from the host loop,
+    and a scalar loaded from device memory that decides them (a loop's
+    condition, a branch's predicate or index) is read through a copy
+    (`gpu.memcpy`) into a host buffer.
   }];
-  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect"];
 }
 
 def GPUSharedContractionsPass : Pass<"relax-gpu-shared-contractions", "::mlir::func::FuncOp"> {

@@ -137,13 +137,13 @@ bool isHostOnly(Operation *op) {
          op->hasTrait<OpTrait::ConstantLike>();
 }
 
-/// Whether `v` decides host control flow: it reaches a terminator or a host
-/// control-flow op of `block` through pure scalar ops.
+/// Whether `v` decides host control flow: it reaches the condition of a host
+/// loop or the selector of a host branch in `block` through pure scalar ops.
 bool decidesHostControl(Value v, Block &block) {
   for (Operation *user : v.getUsers()) {
     if (user->getBlock() != &block)
       continue;
-    if (user->hasTrait<OpTrait::IsTerminator>() || isHostControlFlow(user))
+    if (isa<scf::ConditionOp>(user) || isHostControlFlow(user))
       return true;
     if (user->getNumRegions() == 0 && isMemoryEffectFree(user) &&
         llvm::any_of(user->getResults(), [&](Value r) { return decidesHostControl(r, block); }))
