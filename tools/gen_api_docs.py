@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 import relax_mlir
+import relax_mlir.lax
 import relax_mlir.nn
 import relax_mlir.numpy
 import relax_mlir.runtime
@@ -21,6 +22,8 @@ SECTIONS = [
     ("relax_mlir.numpy", relax_mlir.numpy, "numpy's array functions over traced arrays "
      "(eager on numpy arrays)."),
     ("relax_mlir.nn", relax_mlir.nn, "Neural-network functions over traced arrays."),
+    ("relax_mlir.lax", relax_mlir.lax, "JAX's lax: control flow (scan, fori_loop, "
+     "while_loop, cond, switch) and stop_gradient."),
     ("relax_mlir.runtime", relax_mlir.runtime, "Loading and calling exported libraries "
      "(pure Python: no LLVM/MLIR needed)."),
 ]

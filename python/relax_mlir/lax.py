@@ -442,7 +442,7 @@ def _cond(pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any]
     if p.dtype != np.bool_:
         if p.dtype.kind not in "iuf":
             raise TypeError(f"cond: pred must be a boolean or a number, got {p.dtype}")
-        p = p != 0
+        p = asarray(p != 0)
     return _branches("cond", p, [true_fun, false_fun], operands,
                      lambda types, sel, inputs: _r.IfOp(types, sel, inputs))
 
