@@ -44,3 +44,30 @@ func.func @single(%c: i1) {
   bufferization.dealloc (%a : memref<4xf32>) if (%c)
   return
 }
+
+// A loop carry may be, at run time, a buffer the block allocated (the
+// iteration before yielded it): with it among the memrefs or the retained
+// values, nothing is split (splitting freed such a buffer without moving
+// its ownership to the carry: a leak found by a while loop's checkpointed
+// adjoint).
+// CHECK-LABEL: func.func @loop_carry(
+// CHECK:         scf.for
+// CHECK:           %{{.*}} = bufferization.dealloc (%{{.*}}, %{{.*}} : memref<4xf32>, memref<4xf32>) if (%{{.*}}, %{{.*}}) retain (%{{.*}} : memref<4xf32>)
+// CHECK-NOT:       bufferization.dealloc
+// CHECK:           scf.yield
+func.func @loop_carry(%init: memref<4xf32>, %n: index) -> memref<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %true = arith.constant true
+  %false = arith.constant false
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%carry = %init, %owned = %false) -> (memref<4xf32>, i1) {
+    %a = memref.alloc() : memref<4xf32>
+    %b = memref.alloc() : memref<4xf32>
+    %cond = arith.cmpi eq, %i, %c0 : index
+    %next = arith.select %cond, %a, %carry : memref<4xf32>
+    %own:1 = bufferization.dealloc (%a, %carry : memref<4xf32>, memref<4xf32>) if (%true, %owned) retain (%next : memref<4xf32>)
+    memref.dealloc %b : memref<4xf32>
+    scf.yield %next, %own#0 : memref<4xf32>, i1
+  }
+  return %r#0 : memref<4xf32>
+}

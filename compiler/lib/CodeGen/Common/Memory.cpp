@@ -15,7 +15,10 @@
 #include "relax-mlir/CodeGen/Passes.h"
 #include "Buffers.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -273,6 +276,16 @@ struct SplitDeallocsPass : relax::impl::SplitDeallocsPassBase<SplitDeallocsPass>
       split(op);
   }
 
+  /// Whether `root` may be, at run time, any buffer of the function: a
+  /// value that a loop carries or a branch or select picks (block arguments
+  /// of regions, results of region ops and selects), or a callee's result.
+  static bool mayBeAnyBuffer(Value root) {
+    if (auto arg = dyn_cast<BlockArgument>(root))
+      return !isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    Operation *def = root.getDefiningOp();
+    return def->getNumRegions() != 0 || isa<arith::SelectOp, CallOpInterface>(def);
+  }
+
   static void split(bufferization::DeallocOp op) {
     if (op.getMemrefs().size() < 2 && op.getRetained().empty())
       return;
@@ -280,8 +293,15 @@ struct SplitDeallocsPass : relax::impl::SplitDeallocsPassBase<SplitDeallocsPass>
     SmallVector<Value> roots;
     for (Value m : op.getMemrefs())
       ++uses[roots.emplace_back(relax::underlyingBuffer(m))];
+    SmallVector<Value> retainedRoots;
     for (Value r : op.getRetained())
-      ++uses[relax::underlyingBuffer(r)];
+      ++uses[retainedRoots.emplace_back(relax::underlyingBuffer(r))];
+    // A memref or retained value that may be any buffer may be one of the
+    // allocations at run time (a loop carry that is the buffer allocated in
+    // the iteration before): only upstream's analysis of the whole op can
+    // tell which ownership moves where.
+    if (llvm::any_of(roots, mayBeAnyBuffer) || llvm::any_of(retainedRoots, mayBeAnyBuffer))
+      return;
     SmallVector<Value> keptMemrefs, keptConditions;
     OpBuilder b(op);
     bool changed = false;

@@ -138,12 +138,15 @@ bool isHostOnly(Operation *op) {
 }
 
 /// Whether `v` decides host control flow: it reaches the condition of a host
-/// loop or the selector of a host branch in `block` through pure scalar ops.
+/// loop, the selector of a host branch or what a host loop carries to its
+/// next iteration (the ownership flags of the buffers it carries) in `block`
+/// through pure scalar ops. (A value returned to the caller is not: it stays
+/// an error.)
 bool decidesHostControl(Value v, Block &block) {
   for (Operation *user : v.getUsers()) {
     if (user->getBlock() != &block)
       continue;
-    if (isa<scf::ConditionOp>(user) || isHostControlFlow(user))
+    if (isa<scf::ConditionOp, scf::YieldOp>(user) || isHostControlFlow(user))
       return true;
     if (user->getNumRegions() == 0 && isMemoryEffectFree(user) &&
         llvm::any_of(user->getResults(), [&](Value r) { return decidesHostControl(r, block); }))
@@ -263,22 +266,39 @@ struct GPUWrapHostCodePass : relax::impl::GPUWrapHostCodePassBase<GPUWrapHostCod
     sinkScalars(block);
     readScalarsOnHost(block);
     SmallVector<SmallVector<Operation *>> runs(1);
-    for (Operation &op : block) {
+    // Pure ops computed only from values outside the current run (a host
+    // loop's counter test) stay on the host: they move before the run.
+    SmallVector<SmallVector<Operation *>> hoisted(1);
+    llvm::SmallPtrSet<Operation *, 16> inRun;
+    for (Operation &op : llvm::make_early_inc_range(block)) {
       if (isHostControlFlow(&op))
         for (Region &region : op.getRegions())
           for (Block &nested : region)
             if (failed(wrapBlock(nested)))
               return failure();
       if (isHostOnly(&op)) {
-        if (!runs.back().empty())
+        if (!runs.back().empty() || !hoisted.back().empty()) {
           runs.emplace_back();
+          hoisted.emplace_back();
+        }
+        continue;
+      }
+      if (op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
+          llvm::none_of(op.getOperands(), [&](Value v) {
+            Operation *def = v.getDefiningOp();
+            return def && inRun.contains(def);
+          })) {
+        hoisted.back().push_back(&op);
         continue;
       }
       runs.back().push_back(&op);
+      inRun.insert(&op);
     }
-    for (ArrayRef<Operation *> run : runs) {
+    for (auto [run, hoist] : llvm::zip(runs, hoisted)) {
       if (!llvm::any_of(run, touchesMemory))
         continue;
+      for (Operation *op : hoist)
+        op->moveBefore(run.front());
       if (failed(wrap(run)))
         return failure();
     }
