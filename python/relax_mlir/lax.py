@@ -161,6 +161,13 @@ def _tensor_type(shape: Sequence[int], dtype: Any) -> ir.Type:
     return tensor_type(list(shape), dtype)
 
 
+def _check_int(fn: str, name: str, value: Any, minimum: int) -> None:
+    """A ValueError unless `value` is None or an int >= `minimum`."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))
+                              or value < minimum):
+        raise ValueError(f"{fn}: {name} must be an int >= {minimum}, got {value!r}")
+
+
 def _type_name(shape: tuple[int, ...], dtype: Any) -> str:
     return f"{np.dtype(dtype).name}{list(shape)}"
 
@@ -188,10 +195,7 @@ def _scan(f: Callable[..., Any], init: Any, xs: Any = None, length: int | None =
     if not isinstance(unroll, (bool, int, np.integer)) or (
             not isinstance(unroll, bool) and unroll < 1):
         raise ValueError(f"scan: unroll must be a positive int or a bool, got {unroll!r}")
-    if checkpoint_every is not None and (not isinstance(checkpoint_every, int)
-                                         or checkpoint_every < 1):
-        raise ValueError(f"scan: checkpoint_every must be a positive int, got "
-                         f"{checkpoint_every!r}")
+    _check_int("scan", "checkpoint_every", checkpoint_every, 1)
     outer = innermost_trace()
     carries, carry_def = _leaves(init)
     x_leaves, x_def = _leaves(xs)
@@ -323,14 +327,8 @@ def _while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any], init
     for name, fn in (("cond_fun", cond_fun), ("body_fun", body_fun)):
         if not callable(fn):
             raise TypeError(f"while_loop: {name} must be a function, got {type(fn).__name__}")
-    if max_iterations is not None and (not isinstance(max_iterations, (int, np.integer))
-                                       or max_iterations < 0):
-        raise ValueError(f"while_loop: max_iterations must be a non-negative int, got "
-                         f"{max_iterations!r}")
-    if checkpoint_every is not None and (not isinstance(checkpoint_every, int)
-                                         or checkpoint_every < 2):
-        raise ValueError(f"while_loop: checkpoint_every must be an int >= 2, got "
-                         f"{checkpoint_every!r}")
+    _check_int("while_loop", "max_iterations", max_iterations, 0)
+    _check_int("while_loop", "checkpoint_every", checkpoint_every, 2)
     outer = innermost_trace()
     carries, carry_def = _leaves(init_val)
     specs = _spec(carries, "carry")

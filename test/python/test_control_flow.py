@@ -433,7 +433,7 @@ def test_errors_name_the_problem_and_the_line():
         relax_mlir.jit(lambda x: lax.scan(lambda c, _: c, x, length=2))(np.array(1.0))
     with pytest.raises(TypeError, match="cond_fun must return a scalar boolean"):
         relax_mlir.jit(lambda x: lax.while_loop(lambda v: v, lambda v: v, x))(np.zeros(2))
-    with pytest.raises(ValueError, match="max_iterations must be a non-negative int"):
+    with pytest.raises(ValueError, match="max_iterations must be an int >= 0"):
         relax_mlir.jit(lambda x: lax.while_loop(lambda v: v > 0, lambda v: v, x,
                                                 max_iterations=-1))(np.array(1.0))
     with pytest.raises(TypeError, match="pred must be a scalar"):

@@ -74,6 +74,19 @@ public:
                                     SmallVectorImpl<Value> &resultTangents) = 0;
 };
 
+/// The rules of a conditional (relax.if, relax.switch): operand 0 picks one
+/// of `op`'s regions, which take the other operands. The VJP is a
+/// conditional of the regions' VJPs, the JVP one of their JVPs.
+LogicalResult buildBranchesVectorJacobianProduct(Operation *op, OpBuilder &b,
+                                                 ValueRange resultGrads,
+                                                 ArrayRef<bool> needsGrad,
+                                                 MutableArrayRef<Value> operandGrads,
+                                                 PullbackBuilder &pullbacks);
+LogicalResult buildBranchesJacobianVectorProduct(Operation *op, OpBuilder &b,
+                                                 ValueRange operandTangents,
+                                                 MutableArrayRef<Value> resultTangents,
+                                                 PushforwardBuilder &pushforwards);
+
 /// Builders for the gradient rules declared in ODS (the `vjp` fields of the
 /// elementwise op classes): each creates one relax op (or a 0-d constant).
 namespace vjp {

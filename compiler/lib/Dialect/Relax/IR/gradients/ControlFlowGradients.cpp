@@ -534,9 +534,9 @@ static Operation *createBranches(OpBuilder &b, Operation *op, ValueRange inputs,
   return created;
 }
 
-static LogicalResult branchesVJP(Operation *op, OpBuilder &b, ValueRange resultGrads,
-                                 ArrayRef<bool> needsGrad, MutableArrayRef<Value> operandGrads,
-                                 PullbackBuilder &pullbacks) {
+LogicalResult mlir::relax::buildBranchesVectorJacobianProduct(
+    Operation *op, OpBuilder &b, ValueRange resultGrads, ArrayRef<bool> needsGrad,
+    MutableArrayRef<Value> operandGrads, PullbackBuilder &pullbacks) {
   Location loc = op->getLoc();
   ValueRange inputs = op->getOperands().drop_front();
   unsigned nI = inputs.size();
@@ -577,9 +577,9 @@ static LogicalResult branchesVJP(Operation *op, OpBuilder &b, ValueRange resultG
   return success();
 }
 
-static LogicalResult branchesJVP(Operation *op, OpBuilder &b, ValueRange operandTangents,
-                                 MutableArrayRef<Value> resultTangents,
-                                 PushforwardBuilder &pushforwards) {
+LogicalResult mlir::relax::buildBranchesJacobianVectorProduct(
+    Operation *op, OpBuilder &b, ValueRange operandTangents,
+    MutableArrayRef<Value> resultTangents, PushforwardBuilder &pushforwards) {
   Location loc = op->getLoc();
   ValueRange inputs = op->getOperands().drop_front();
   unsigned nI = inputs.size(), nR = op->getNumResults();
@@ -616,30 +616,4 @@ static LogicalResult branchesJVP(Operation *op, OpBuilder &b, ValueRange operand
   for (auto [j, i] : llvm::enumerate(floatResults))
     resultTangents[i] = jvp->getResult(nR + j);
   return success();
-}
-
-LogicalResult IfOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                               ArrayRef<bool> needsGrad,
-                                               MutableArrayRef<Value> operandGrads,
-                                               PullbackBuilder &pullbacks) {
-  return branchesVJP(*this, b, resultGrads, needsGrad, operandGrads, pullbacks);
-}
-
-LogicalResult IfOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
-                                               MutableArrayRef<Value> resultTangents,
-                                               PushforwardBuilder &pushforwards) {
-  return branchesJVP(*this, b, operandTangents, resultTangents, pushforwards);
-}
-
-LogicalResult SwitchOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
-                                                   ArrayRef<bool> needsGrad,
-                                                   MutableArrayRef<Value> operandGrads,
-                                                   PullbackBuilder &pullbacks) {
-  return branchesVJP(*this, b, resultGrads, needsGrad, operandGrads, pullbacks);
-}
-
-LogicalResult SwitchOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
-                                                   MutableArrayRef<Value> resultTangents,
-                                                   PushforwardBuilder &pushforwards) {
-  return branchesJVP(*this, b, operandTangents, resultTangents, pushforwards);
 }

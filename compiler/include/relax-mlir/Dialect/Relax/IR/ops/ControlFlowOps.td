@@ -161,8 +161,30 @@ def Relax_WhileOp : Relax_Op<"while", [RecursiveMemoryEffects, IsolatedFromAbove
   }];
 }
 
-def Relax_IfOp : Relax_Op<"if", [RecursiveMemoryEffects, IsolatedFromAbove,
-    Relax_RegionDifferentiable]> {
+// A conditional: operand 0 picks one of the regions, which all take the
+// other operands and yield the results. Both modes differentiate the region
+// taken (ControlFlowGradients.cpp).
+class Relax_BranchOp<string mnemonic> : Relax_Op<mnemonic, [RecursiveMemoryEffects,
+    IsolatedFromAbove, Relax_RegionDifferentiable]> {
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::buildVectorJacobianProduct(
+        ::mlir::OpBuilder &b, ::mlir::ValueRange resultGrads, ::llvm::ArrayRef<bool> needsGrad,
+        ::llvm::MutableArrayRef<::mlir::Value> operandGrads,
+        ::mlir::relax::PullbackBuilder &pullbacks) {
+      return ::mlir::relax::buildBranchesVectorJacobianProduct(*this, b, resultGrads, needsGrad,
+                                                               operandGrads, pullbacks);
+    }
+    ::llvm::LogicalResult $cppClass::buildJacobianVectorProduct(
+        ::mlir::OpBuilder &b, ::mlir::ValueRange operandTangents,
+        ::llvm::MutableArrayRef<::mlir::Value> resultTangents,
+        ::mlir::relax::PushforwardBuilder &pushforwards) {
+      return ::mlir::relax::buildBranchesJacobianVectorProduct(*this, b, operandTangents,
+                                                               resultTangents, pushforwards);
+    }
+  }];
+}
+
+def Relax_IfOp : Relax_BranchOp<"if"> {
   let summary = "One of two regions, chosen by a predicate (JAX's lax.cond)";
   let description = [{
     Runs `then` when `pred` (a 0-d i1 tensor) is true, else `else`; both
@@ -191,8 +213,7 @@ def Relax_IfOp : Relax_Op<"if", [RecursiveMemoryEffects, IsolatedFromAbove,
   let hasRegionVerifier = 1;
 }
 
-def Relax_SwitchOp : Relax_Op<"switch", [RecursiveMemoryEffects, IsolatedFromAbove,
-    Relax_RegionDifferentiable]> {
+def Relax_SwitchOp : Relax_BranchOp<"switch"> {
   let summary = "One of several regions, chosen by an index (JAX's lax.switch)";
   let description = [{
     Runs region `index` (a 0-d i32 or i64 tensor, clamped to the regions'
