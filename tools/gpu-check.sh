@@ -3,7 +3,8 @@
 #
 #   tools/gpu-check.sh prepare [DIR] [--target cuda|cpu] [--chip sm_90] [--quick]
 #       Here, on a CPU machine: builds the project, then exports every op's
-#       gradient cases, 20 random programs and the bench's MLP and CNN steps
+#       gradient cases, 20 random programs, an RNN scan with a cond and a
+#       while loop (host loops launching kernels), the bench's MLP and CNN steps
 #       (for sm_90 by default) with their inputs and the CPU's results, and the
 #       deep_mlp and transformer_block steps (timed there, no data), into DIR
 #       (default build/gpu-check, well under 64 MiB), with a copy of the

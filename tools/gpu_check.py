@@ -97,6 +97,28 @@ def _merged_op_module(ops: list[str]) -> str:
     return str(module)
 
 
+def _loop_adjoint() -> tuple[Any, list[np.ndarray]]:
+    """The adjoint of an RNN written with lax.scan, followed by a cond and a
+    checkpointed while loop, and its arguments."""
+    import relax_mlir
+    import relax_mlir.numpy as rnp
+    from relax_mlir import lax
+
+    def f(w: Any, xs: Any) -> Any:
+        h, ys = lax.scan(lambda h, x: (rnp.tanh(w @ h + x), rnp.sum(h)),
+                         rnp.zeros(64, np.float32), xs)
+        z = lax.cond(rnp.sum(h) > 0, lambda h: h * 2.0, lambda h: rnp.sin(h), h)
+        # A counter ends the loop (a float test could flip between devices).
+        z, _ = lax.while_loop(lambda s: s[1] < 9, lambda s: (rnp.tanh(s[0] * 0.9 + 0.1), s[1] + 1),
+                              (z, np.int32(0)), max_iterations=30, checkpoint_every=4)
+        return rnp.sum(z) + rnp.sum(ys)
+
+    rng = np.random.default_rng(29)
+    w = rng.uniform(-0.2, 0.2, (64, 64)).astype(np.float32)
+    xs = rng.uniform(-1, 1, (16, 64)).astype(np.float32)
+    return relax_mlir.gradient(relax_mlir.jit(f).lower(w, xs).module()), [w, xs]
+
+
 def prepare(out: Path, target: str, chip: str, quick: bool, timed: list[str]) -> None:
     import relax_mlir
     import relax_mlir.runtime as rt
@@ -160,6 +182,11 @@ def prepare(out: Path, target: str, chip: str, quick: bool, timed: list[str]) ->
         add("random", f"random{seed}", adjoint,
             [(f"{program.func}_adjoint", _flat(tuple(program.args)))])
     print(f"prepare: random programs ({time.time() - started:.0f} s)")
+
+    # Loops and branches (relax.scan, relax.while, relax.if): host control
+    # flow launching the bodies' kernels.
+    loops, loop_args = _loop_adjoint()
+    add("random", "loops", loops, [("main_adjoint", loop_args)])
 
     # The bench's MLP and CNN training steps (value and gradients).
     for workload in (("mlp",) if quick else ("mlp", "cnn")):

@@ -147,3 +147,28 @@ func.func @host_loop(%x: memref<f32>, %p: memref<i1>) {
   }
   return
 }
+
+// -----
+
+// An element of a larger buffer that decides a host branch is first copied
+// by a kernel into a device buffer of its own: gpu.memcpy copies contiguous
+// buffers only.
+// CHECK-LABEL: func.func @host_branch_on_element(
+// CHECK:         %[[H:.*]] = memref.alloca() {relax.host_scalar} : memref<i1>
+// CHECK:         %[[S:.*]] = gpu.alloc () : memref<i1>
+// CHECK:         scf.parallel
+// CHECK:           %[[E:.*]] = memref.load %arg0[%{{.*}}] : memref<4xi1>
+// CHECK:           memref.store %[[E]], %[[S]][]
+// CHECK:         gpu.memcpy  %[[H]], %[[S]]
+// CHECK:         gpu.dealloc  %[[S]]
+// CHECK:         %[[P:.*]] = memref.load %[[H]][]
+// CHECK:         scf.if %[[P]]
+func.func @host_branch_on_element(%flags: memref<4xi1>, %x: memref<f32>, %i: index) {
+  %p = memref.load %flags[%i] : memref<4xi1>
+  scf.if %p {
+    %v = memref.load %x[] : memref<f32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %x[] : memref<f32>
+  }
+  return
+}

@@ -170,14 +170,23 @@ void readScalarsOnHost(Block &block) {
     auto type = MemRefType::get({}, load.getType());
     auto host = memref::AllocaOp::create(b, loc, type);
     host->setAttr(kHostScalarAttr, b.getUnitAttr());
+    // gpu.memcpy copies contiguous buffers: an element of a larger or
+    // strided buffer is first copied (by a kernel: the run it joins) into a
+    // device buffer of its own.
     Value element = load.getMemRef();
-    if (!load.getIndices().empty()) {
-      SmallVector<OpFoldResult> offsets(load.getIndices().begin(), load.getIndices().end());
-      SmallVector<OpFoldResult> ones(offsets.size(), b.getIndexAttr(1));
-      auto view = memref::SubViewOp::create(b, loc, element, offsets, ones, ones);
-      element = memref::CollapseShapeOp::create(b, loc, view, SmallVector<ReassociationIndices>{});
+    Value staged;
+    if (!load.getIndices().empty() ||
+        !cast<MemRefType>(element.getType()).getLayout().isIdentity()) {
+      staged = gpu::AllocOp::create(b, loc, type, Type(), ValueRange(), ValueRange(),
+                                    ValueRange())
+                   .getMemref();
+      Value value = memref::LoadOp::create(b, loc, element, load.getIndices());
+      memref::StoreOp::create(b, loc, value, staged, ValueRange{});
+      element = staged;
     }
     gpu::MemcpyOp::create(b, loc, Type(), ValueRange(), host, element);
+    if (staged)
+      gpu::DeallocOp::create(b, loc, Type(), ValueRange(), staged);
     load.getMemrefMutable().assign(host);
     load.getIndicesMutable().clear();
   }
