@@ -38,6 +38,15 @@ static RankedTensorType sliceType(Type type) {
 
 static bool isFloat(Value v) { return isDifferentiableType(v.getType()); }
 
+/// The indices i < n for which `pred(i)` holds, in order.
+static SmallVector<unsigned> indicesWhere(unsigned n, function_ref<bool(unsigned)> pred) {
+  SmallVector<unsigned> out;
+  for (unsigned i = 0; i < n; ++i)
+    if (pred(i))
+      out.push_back(i);
+  return out;
+}
+
 /// A scan with the given operands, its body block created (arguments of the
 /// matching types) but empty.
 static ScanOp createScan(OpBuilder &b, Location loc, ValueRange consts, ValueRange init,
@@ -232,19 +241,14 @@ LogicalResult ScanOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange result
   // The reverse scan: carries are the adjoints of the float carries, then
   // the accumulated adjoints of the float consts that need one; it scans the
   // xs, the stacked carries and the outputs' adjoints (those not zero).
-  SmallVector<unsigned> floatCarries, gradConsts, gradXs, ysWithGrad;
-  for (unsigned i = 0; i < nC; ++i)
-    if (isFloat(getInit()[i]))
-      floatCarries.push_back(i);
-  for (unsigned i = 0; i < nK; ++i)
-    if (needsGrad[i] && isFloat(getConsts()[i]))
-      gradConsts.push_back(i);
-  for (unsigned i = 0; i < nX; ++i)
-    if (needsGrad[nK + nC + i] && isFloat(getXs()[i]))
-      gradXs.push_back(i);
-  for (unsigned i = 0; i < nY; ++i)
-    if (resultGrads[nC + i])
-      ysWithGrad.push_back(i);
+  SmallVector<unsigned> floatCarries =
+      indicesWhere(nC, [&](unsigned i) { return isFloat(getInit()[i]); });
+  SmallVector<unsigned> gradConsts = indicesWhere(
+      nK, [&](unsigned i) { return needsGrad[i] && isFloat(getConsts()[i]); });
+  SmallVector<unsigned> gradXs = indicesWhere(
+      nX, [&](unsigned i) { return needsGrad[nK + nC + i] && isFloat(getXs()[i]); });
+  SmallVector<unsigned> ysWithGrad =
+      indicesWhere(nY, [&](unsigned i) { return static_cast<bool>(resultGrads[nC + i]); });
 
   SmallVector<Value> init, xs(getXs());
   for (unsigned i : floatCarries)
@@ -318,19 +322,13 @@ LogicalResult ScanOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operan
            nY = getYs().size();
   // Consts and xs with a tangent get a tangent operand; every float carry
   // gets a tangent carry; every float output a tangent output.
-  SmallVector<unsigned> constT, carryT, xsT, ysT;
-  for (unsigned i = 0; i < nK; ++i)
-    if (operandTangents[i])
-      constT.push_back(i);
-  for (unsigned i = 0; i < nC; ++i)
-    if (isFloat(getInit()[i]))
-      carryT.push_back(i);
-  for (unsigned i = 0; i < nX; ++i)
-    if (operandTangents[nK + nC + i])
-      xsT.push_back(i);
-  for (unsigned i = 0; i < nY; ++i)
-    if (isFloat(getYs()[i]))
-      ysT.push_back(i);
+  SmallVector<unsigned> constT =
+      indicesWhere(nK, [&](unsigned i) { return static_cast<bool>(operandTangents[i]); });
+  SmallVector<unsigned> carryT =
+      indicesWhere(nC, [&](unsigned i) { return isFloat(getInit()[i]); });
+  SmallVector<unsigned> xsT = indicesWhere(
+      nX, [&](unsigned i) { return static_cast<bool>(operandTangents[nK + nC + i]); });
+  SmallVector<unsigned> ysT = indicesWhere(nY, [&](unsigned i) { return isFloat(getYs()[i]); });
   SmallVector<Value> consts(getConsts()), init(getInit()), xs(getXs());
   for (unsigned i : constT)
     consts.push_back(operandTangents[i]);
@@ -462,13 +460,10 @@ LogicalResult WhileOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange opera
                                                   PushforwardBuilder &pushforwards) {
   Location loc = getLoc();
   unsigned nK = getConsts().size(), nC = getInit().size();
-  SmallVector<unsigned> constT, carryT;
-  for (unsigned i = 0; i < nK; ++i)
-    if (operandTangents[i])
-      constT.push_back(i);
-  for (unsigned i = 0; i < nC; ++i)
-    if (isFloat(getInit()[i]))
-      carryT.push_back(i);
+  SmallVector<unsigned> constT =
+      indicesWhere(nK, [&](unsigned i) { return static_cast<bool>(operandTangents[i]); });
+  SmallVector<unsigned> carryT =
+      indicesWhere(nC, [&](unsigned i) { return isFloat(getInit()[i]); });
   SmallVector<Value> consts(getConsts()), init(getInit());
   for (unsigned i : constT)
     consts.push_back(operandTangents[i]);
@@ -540,13 +535,10 @@ LogicalResult mlir::relax::buildBranchesVectorJacobianProduct(
   Location loc = op->getLoc();
   ValueRange inputs = op->getOperands().drop_front();
   unsigned nI = inputs.size();
-  SmallVector<unsigned> withGrad, wantedInputs;
-  for (auto [i, g] : llvm::enumerate(resultGrads))
-    if (g)
-      withGrad.push_back(i);
-  for (unsigned i = 0; i < nI; ++i)
-    if (needsGrad[1 + i] && isFloat(inputs[i]))
-      wantedInputs.push_back(i);
+  SmallVector<unsigned> withGrad = indicesWhere(
+      resultGrads.size(), [&](unsigned i) { return static_cast<bool>(resultGrads[i]); });
+  SmallVector<unsigned> wantedInputs =
+      indicesWhere(nI, [&](unsigned i) { return needsGrad[1 + i] && isFloat(inputs[i]); });
   SmallVector<Value> operands(inputs);
   for (unsigned i : withGrad)
     operands.push_back(resultGrads[i]);
@@ -583,13 +575,10 @@ LogicalResult mlir::relax::buildBranchesJacobianVectorProduct(
   Location loc = op->getLoc();
   ValueRange inputs = op->getOperands().drop_front();
   unsigned nI = inputs.size(), nR = op->getNumResults();
-  SmallVector<unsigned> withTangent, floatResults;
-  for (unsigned i = 0; i < nI; ++i)
-    if (operandTangents[1 + i])
-      withTangent.push_back(i);
-  for (unsigned i = 0; i < nR; ++i)
-    if (isFloat(op->getResult(i)))
-      floatResults.push_back(i);
+  SmallVector<unsigned> withTangent =
+      indicesWhere(nI, [&](unsigned i) { return static_cast<bool>(operandTangents[1 + i]); });
+  SmallVector<unsigned> floatResults =
+      indicesWhere(nR, [&](unsigned i) { return isFloat(op->getResult(i)); });
   SmallVector<Value> operands(inputs);
   for (unsigned i : withTangent)
     operands.push_back(operandTangents[1 + i]);
