@@ -15,6 +15,8 @@ import relax_mlir
 import relax_mlir.numpy as rnp
 from relax_mlir import lax
 
+from relax_mlir_testing.harness import central_difference
+
 RNG = np.random.default_rng(29)
 
 
@@ -23,13 +25,8 @@ def rand(*shape: int, scale: float = 1.0) -> np.ndarray:
 
 
 def numeric_grad(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
-    x = np.asarray(x, np.float64)
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        e = np.zeros_like(x)
-        e[i] = h
-        g[i] = (f(x + e) - f(x - e)) / (2 * h)
-    return g
+    """d f(x) / dx by float64 central differences."""
+    return central_difference(lambda args: f(args[0]), [x], 0, h)
 
 
 def close(a, b, tol: float = 1e-7) -> None:
