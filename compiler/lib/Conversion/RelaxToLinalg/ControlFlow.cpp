@@ -67,10 +67,16 @@ static void lowerScan(RewriterBase &rewriter, ScanOp scan) {
         row = reverse ? arith::SubIOp::create(b, l, last, i).getResult() : i;
         for (Value x : scan.getXs()) {
           auto type = cast<RankedTensorType>(x.getType());
-          SmallVector<OpFoldResult> offsets, sizes, strides;
-          rowSlice(b, type, row, offsets, sizes, strides);
           auto sliceType = RankedTensorType::get(type.getShape().drop_front(),
                                                  type.getElementType());
+          // A slice without elements reads nothing (and no offset into a
+          // size-0 dim is in bounds).
+          if (sliceType.getNumElements() == 0) {
+            slices.push_back(emptyTensor(b, l, sliceType));
+            continue;
+          }
+          SmallVector<OpFoldResult> offsets, sizes, strides;
+          rowSlice(b, type, row, offsets, sizes, strides);
           slices.push_back(tensor::ExtractSliceOp::create(b, l, sliceType, x, offsets, sizes,
                                                           strides));
         }
@@ -85,6 +91,10 @@ static void lowerScan(RewriterBase &rewriter, ScanOp scan) {
   for (auto [y, acc] : llvm::zip(yield.getOperands().drop_front(nC),
                                  loop.getRegionIterArgs().drop_front(nC))) {
     auto type = cast<RankedTensorType>(acc.getType());
+    if (type.getNumElements() == 0) {
+      next.push_back(acc);
+      continue;
+    }
     SmallVector<OpFoldResult> offsets, sizes, strides;
     rowSlice(rewriter, type, row, offsets, sizes, strides);
     next.push_back(tensor::InsertSliceOp::create(rewriter, loc, y, acc, offsets, sizes, strides));
