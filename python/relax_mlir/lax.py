@@ -165,7 +165,8 @@ def _check_int(fn: str, name: str, value: Any, minimum: int) -> None:
     """A ValueError unless `value` is None or an int >= `minimum`."""
     if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))
                               or value < minimum):
-        raise ValueError(f"{fn}: {name} must be an int >= {minimum}, got {value!r}")
+        raise ValueError(f"{_here()}: {fn}: {name} must be an int >= {minimum}, got "
+                         f"{value!r}; write {name}={max(minimum, 2)}, say, or leave it out")
 
 
 def _type_name(shape: tuple[int, ...], dtype: Any) -> str:
@@ -175,7 +176,8 @@ def _type_name(shape: tuple[int, ...], dtype: Any) -> str:
 def _check_same(what: str, expected: Treedef, expected_types: Sequence[Any], got: Treedef,
                 got_types: Sequence[Any], fix: str) -> None:
     if str(expected) != str(got):
-        raise TypeError(f"{_here()}: {what} must have the same structure: {expected} and {got}")
+        raise TypeError(f"{_here()}: {what} must have the same structure: {expected} and "
+                        f"{got}; return the same tuples/lists/dicts of arrays")
     for i, (a, b) in enumerate(zip(expected_types, got_types)):
         if a[0] != b[0] or np.dtype(a[1]) != np.dtype(b[1]):
             raise TypeError(f"{_here()}: {what} must have the same types, but leaf {i} is "
@@ -190,11 +192,12 @@ def _scan(f: Callable[..., Any], init: Any, xs: Any = None, length: int | None =
           reverse: bool = False, unroll: int | bool = 1, *,
           checkpoint_every: int | None = None) -> Any:
     if not callable(f):
-        raise TypeError(f"scan: f must be a function f(carry, x) -> (carry, y), got "
-                        f"{type(f).__name__}")
+        raise TypeError(f"{_here()}: scan: f must be a function f(carry, x) -> (carry, y), "
+                        f"got {type(f).__name__}; write lax.scan(f, init, xs)")
     if not isinstance(unroll, (bool, int, np.integer)) or (
             not isinstance(unroll, bool) and unroll < 1):
-        raise ValueError(f"scan: unroll must be a positive int or a bool, got {unroll!r}")
+        raise ValueError(f"{_here()}: scan: unroll must be a positive int or a bool, got "
+                         f"{unroll!r}; leave it out (the loop stays rolled)")
     _check_int("scan", "checkpoint_every", checkpoint_every, 1)
     outer = innermost_trace()
     carries, carry_def = _leaves(init)
@@ -202,10 +205,12 @@ def _scan(f: Callable[..., Any], init: Any, xs: Any = None, length: int | None =
     lengths = {int(x.shape[0]) for x in x_leaves if x.ndim > 0}
     if any(x.ndim == 0 for x in x_leaves):
         raise ValueError(f"{_here()}: scan: every leaf of xs needs a leading axis to scan "
-                         f"over; got a 0-d array")
+                         f"over; got a 0-d array: stack the per-iteration values along axis 0, "
+                         f"or let f close over a value that does not change")
     if length is not None:
         if not isinstance(length, (int, np.integer)) or length < 0:
-            raise ValueError(f"scan: length must be a non-negative int, got {length!r}")
+            raise ValueError(f"{_here()}: scan: length must be a non-negative int, got "
+                             f"{length!r}; write length=<number of iterations>")
         lengths.add(int(length))
     if len(lengths) > 1:
         raise ValueError(f"{_here()}: scan: the leaves of xs have different leading axes "
@@ -229,7 +234,8 @@ def _scan(f: Callable[..., Any], init: Any, xs: Any = None, length: int | None =
         out = f(carry, x)
         if not isinstance(out, (tuple, list)) or len(out) != 2:
             raise TypeError(f"{_here()}: scan: f must return a pair (carry, y), got "
-                            f"{type(out).__name__}")
+                            f"{type(out).__name__}; return (new_carry, None) when there are "
+                            f"no per-iteration outputs")
         new_carry, y = out
         c_leaves, c_def = _leaves(new_carry)
         _check_same("scan: the carry f returns and the carry it takes", carry_def,
@@ -283,8 +289,9 @@ about 2 sqrt(length) carries for one extra forward sweep.""")
 
 def _fori_loop(lower: Any, upper: Any, body_fun: Callable[..., Any], init_val: Any) -> Any:
     if not callable(body_fun):
-        raise TypeError(f"fori_loop: body_fun must be a function body_fun(i, val) -> val, got "
-                        f"{type(body_fun).__name__}")
+        raise TypeError(f"{_here()}: fori_loop: body_fun must be a function body_fun(i, val) "
+                        f"-> val, got {type(body_fun).__name__}; write "
+                        f"lax.fori_loop(lower, upper, body_fun, init_val)")
     if isinstance(lower, Tracer) or isinstance(upper, Tracer):
         # Bounds known only at run time: a while loop (forward mode only in
         # reverse-differentiated code, as in JAX).
@@ -301,8 +308,8 @@ def _fori_loop(lower: Any, upper: Any, body_fun: Callable[..., Any], init_val: A
         return while_loop(cond_fun, body, (lo, hi, init_val))[2]
     for name, v in (("lower", lower), ("upper", upper)):
         if not isinstance(v, (int, np.integer)):
-            raise TypeError(f"fori_loop: {name} must be an int (or a traced integer array), "
-                            f"got {type(v).__name__}")
+            raise TypeError(f"{_here()}: fori_loop: {name} must be an int (or a traced integer "
+                            f"array), got {type(v).__name__}; convert it with int(...)")
     lower, upper = int(lower), int(upper)
     if upper <= lower:
         return init_val
@@ -326,7 +333,9 @@ def _while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any], init
                 checkpoint_every: int | None = None) -> Any:
     for name, fn in (("cond_fun", cond_fun), ("body_fun", body_fun)):
         if not callable(fn):
-            raise TypeError(f"while_loop: {name} must be a function, got {type(fn).__name__}")
+            raise TypeError(f"{_here()}: while_loop: {name} must be a function, got "
+                            f"{type(fn).__name__}; write lax.while_loop(cond_fun, body_fun, "
+                            f"init_val)")
     _check_int("while_loop", "max_iterations", max_iterations, 0)
     _check_int("while_loop", "checkpoint_every", checkpoint_every, 2)
     outer = innermost_trace()
@@ -341,7 +350,8 @@ def _while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any], init
         p = asarray(cond_fun(val))
         if p.shape != () or p.dtype != np.bool_:
             raise TypeError(f"{_here()}: while_loop: cond_fun must return a scalar boolean, "
-                            f"got {_type_name(tuple(p.shape), p.dtype)}")
+                            f"got {_type_name(tuple(p.shape), p.dtype)}; return one comparison, "
+                            f"e.g. rnp.sum(v * v) > 1e-6")
         return p
 
     def body_body(val: Any) -> Any:
@@ -404,7 +414,9 @@ def _branches(what: str, selector: Tracer, branches: Sequence[Callable[..., Any]
     traced: list[_Body] = []
     for i, fn in enumerate(branches):
         if not callable(fn):
-            raise TypeError(f"{what}: branch {i} must be a function, got {type(fn).__name__}")
+            raise TypeError(f"{_here()}: {what}: branch {i} must be a function, got "
+                            f"{type(fn).__name__}; pass functions of the operands (a lambda "
+                            f"for a constant result)")
         traced.append(_Body(fn, specs, unpack, f"{what} branch {i}"))
     first = traced[0]
     for i, body in enumerate(traced[1:], 1):
@@ -436,10 +448,12 @@ def _cond(pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any]
           *operands: Any) -> Any:
     p = asarray(pred)
     if p.shape != ():
-        raise TypeError(f"{_here()}: cond: pred must be a scalar, got shape {tuple(p.shape)}")
+        raise TypeError(f"{_here()}: cond: pred must be a scalar, got shape {tuple(p.shape)}; "
+                        f"reduce it to one value, e.g. rnp.sum(p) > 0")
     if p.dtype != np.bool_:
         if p.dtype.kind not in "iuf":
-            raise TypeError(f"cond: pred must be a boolean or a number, got {p.dtype}")
+            raise TypeError(f"{_here()}: cond: pred must be a boolean or a number, got "
+                            f"{p.dtype}; compare it, e.g. x > 0")
         p = asarray(p != 0)
     return _branches("cond", p, [true_fun, false_fun], operands,
                      lambda types, sel, inputs: _r.IfOp(types, sel, inputs))
@@ -454,11 +468,14 @@ branch taken.""")
 
 def _switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
     if not isinstance(branches, (list, tuple)) or not branches:
-        raise TypeError("switch: branches must be a non-empty sequence of functions")
+        raise TypeError(f"{_here()}: switch: branches must be a non-empty list of functions, "
+                        f"got {type(branches).__name__}; write "
+                        f"lax.switch(index, [f0, f1], *operands)")
     i = asarray(index)
     if i.shape != () or i.dtype.kind not in "iu":
         raise TypeError(f"{_here()}: switch: index must be a scalar integer, got "
-                        f"{_type_name(tuple(i.shape), i.dtype)}")
+                        f"{_type_name(tuple(i.shape), i.dtype)}; convert it with "
+                        f".astype(np.int32)")
     if i.dtype not in (np.int32, np.int64):
         i = asarray(i, np.int32)
     if len(branches) == 1:

@@ -416,27 +416,61 @@ def test_loops_nest_in_jit_and_vjp_inside_jit():
 # Errors
 # ----------------------------------------------------------------------------
 
-def test_errors_name_the_problem_and_the_line():
-    with pytest.raises(TypeError, match=r"test_control_flow.py:\d+.*carry f returns and the "
-                                        r"carry it takes must have the same types.*float32"):
-        relax_mlir.jit(lambda x: lax.scan(lambda c, _: (c.astype(np.float32), None), x,
-                                          length=2))(np.array(1.0))
-    with pytest.raises(ValueError, match="different leading axes"):
-        relax_mlir.jit(lambda a, b: lax.scan(lambda c, x: (c, x), a, (a, b)))(
-            np.zeros(3), np.zeros(4))
-    with pytest.raises(ValueError, match="give the number of iterations as length="):
-        relax_mlir.jit(lambda x: lax.scan(lambda c, _: (c, None), x))(np.array(1.0))
-    with pytest.raises(TypeError, match="must return a pair"):
-        relax_mlir.jit(lambda x: lax.scan(lambda c, _: c, x, length=2))(np.array(1.0))
-    with pytest.raises(TypeError, match="cond_fun must return a scalar boolean"):
-        relax_mlir.jit(lambda x: lax.while_loop(lambda v: v, lambda v: v, x))(np.zeros(2))
-    with pytest.raises(ValueError, match="max_iterations must be an int >= 0"):
-        relax_mlir.jit(lambda x: lax.while_loop(lambda v: v > 0, lambda v: v, x,
-                                                max_iterations=-1))(np.array(1.0))
-    with pytest.raises(TypeError, match="pred must be a scalar"):
-        relax_mlir.jit(lambda x: lax.cond(x > 0, lambda: x, lambda: x))(np.zeros(2))
-    with pytest.raises(TypeError, match="index must be a scalar integer"):
-        relax_mlir.jit(lambda x: lax.switch(x, [lambda: x, lambda: x]))(np.array(1.0))
+# Each error a user can make: (exception, what the message says, the call).
+USER_ERRORS = [
+    (TypeError, r"carry f returns and the carry it takes must have the same types.*float32.*"
+                r"\.astype", lambda x: lax.scan(lambda c, _: (c.astype(np.float32), None), x,
+                                                length=2)),
+    (TypeError, r"same structure.*return the same tuples",
+     lambda x: lax.scan(lambda c, _: ((c, c), None), x, length=2)),
+    (ValueError, r"different leading axes.*must all equal the number of iterations",
+     lambda x: lax.scan(lambda c, x: (c, x), x, (np.zeros(3), np.zeros(4)))),
+    (ValueError, r"give the number of iterations as length=",
+     lambda x: lax.scan(lambda c, _: (c, None), x)),
+    (ValueError, r"0-d array: stack the per-iteration values",
+     lambda x: lax.scan(lambda c, y: (c, None), x, x)),
+    (ValueError, r"length must be a non-negative int.*write length=",
+     lambda x: lax.scan(lambda c, _: (c, None), x, length=-2)),
+    (ValueError, r"unroll must be a positive int.*leave it out",
+     lambda x: lax.scan(lambda c, _: (c, None), x, length=2, unroll=0)),
+    (ValueError, r"checkpoint_every must be an int >= 1.*write checkpoint_every=",
+     lambda x: lax.scan(lambda c, _: (c, None), x, length=2, checkpoint_every=0)),
+    (TypeError, r"f must be a function.*write lax.scan\(f, init, xs\)",
+     lambda x: lax.scan(x, x, length=2)),
+    (TypeError, r"must return a pair.*return \(new_carry, None\)",
+     lambda x: lax.scan(lambda c, _: c, x, length=2)),
+    (TypeError, r"body_fun must be a function.*lax.fori_loop\(lower, upper",
+     lambda x: lax.fori_loop(0, 2, x, x)),
+    (TypeError, r"upper must be an int.*int\(\.\.\.\)",
+     lambda x: lax.fori_loop(0, 2.5, lambda i, v: v, x)),
+    (TypeError, r"cond_fun must be a function.*lax.while_loop\(cond_fun",
+     lambda x: lax.while_loop(x, lambda v: v, x)),
+    (TypeError, r"cond_fun must return a scalar boolean.*return one comparison",
+     lambda x: lax.while_loop(lambda v: v, lambda v: v, x)),
+    (TypeError, r"the value body_fun returns and the one it takes must have the same types",
+     lambda x: lax.while_loop(lambda v: v < 1.0, lambda v: v.astype(np.float32), x)),
+    (ValueError, r"max_iterations must be an int >= 0.*or leave it out",
+     lambda x: lax.while_loop(lambda v: v > 0, lambda v: v, x, max_iterations=-1)),
+    (TypeError, r"pred must be a scalar.*reduce it to one value",
+     lambda x: lax.cond(rnp.stack([x, x]) > 0, lambda: x, lambda: x)),
+    (TypeError, r"branch 1 must be a function.*pass functions",
+     lambda x: lax.cond(x > 0, lambda: x, x)),
+    (TypeError, r"branch 0 and branch 1 must have the same types",
+     lambda x: lax.cond(x > 0, lambda: x, lambda: x.astype(np.float32))),
+    (TypeError, r"index must be a scalar integer.*\.astype\(np\.int32\)",
+     lambda x: lax.switch(x, [lambda: x, lambda: x])),
+    (TypeError, r"branches must be a non-empty list.*lax.switch\(index, \[f0, f1\]",
+     lambda x: lax.switch(np.int32(0), [])),
+]
+
+
+@pytest.mark.parametrize("error, message, call", USER_ERRORS,
+                         ids=[f"error{i}" for i in range(len(USER_ERRORS))])
+def test_errors_name_the_line_and_say_what_to_write(error, message, call):
+    """Every error of the lax functions names the user's file:line (here, the
+    lambda's) and says what to write instead."""
+    with pytest.raises(error, match=r"test_control_flow.py:\d+.*" + message):
+        relax_mlir.jit(call)(np.array(1.0))
 
 
 def test_checkpointed_while_adjoint_frees_every_buffer():
@@ -458,3 +492,52 @@ def test_checkpointed_while_adjoint_frees_every_buffer():
         g = step(w)
         del g
     assert relax_mlir.memory_stats()["live_bytes"] == before
+
+
+# Loop inputs read through views, and size-1 and size-0 dims: (name, shape of
+# the argument, the view as traced, the same view in numpy).
+VIEWS = [
+    ("step", (6, 4), lambda a: a[::2], lambda a: a[::2]),
+    ("negative-step", (5, 3), lambda a: a[::-2], lambda a: a[::-2]),
+    ("transpose", (4, 6), lambda a: a.T, lambda a: a.T),
+    ("broadcast", (4,), lambda a: rnp.broadcast_to(a, (3, 4)),
+     lambda a: np.broadcast_to(a, (3, 4))),
+    ("size-1", (1, 1), lambda a: a, lambda a: a),
+    ("size-0-length", (0, 4), lambda a: a, lambda a: a),
+    ("size-0-carry", (3, 0), lambda a: a, lambda a: a),
+]
+
+
+@pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
+@pytest.mark.parametrize("name, shape, view, np_view", VIEWS, ids=[v[0] for v in VIEWS])
+def test_loops_over_views_and_small_dims_at_every_opt_level(name, shape, view, np_view,
+                                                            opt_level):
+    """A scan over a view (its slices and the carry read through it) then a
+    cond and a while loop: value and gradient against numpy and central
+    differences, through each opt level's pipeline."""
+    def f(a):
+        xs = view(a)
+        h0 = rnp.ones(xs.shape[1:], np.float64) * 0.5
+        h, ys = lax.scan(lambda h, x: (rnp.tanh(h * x + x), rnp.sum(h)), h0, xs)
+        z = lax.cond(rnp.sum(h) >= 0, lambda h: h * 2.0, lambda h: rnp.sin(h), h)
+        z = lax.while_loop(lambda v: rnp.sum(v * v) < 50.0, lambda v: v * 1.5 + 0.1, z,
+                           max_iterations=4)
+        return rnp.sum(z) + rnp.sum(ys)
+
+    def f_numpy(a):
+        xs = np_view(a)
+        h, total = np.full(xs.shape[1:], 0.5), 0.0
+        for x in xs:
+            total += np.sum(h)
+            h = np.tanh(h * x + x)
+        z = h * 2.0 if np.sum(h) >= 0 else np.sin(h)
+        for _ in range(4):
+            if np.sum(z * z) >= 50.0:
+                break
+            z = z * 1.5 + 0.1
+        return np.sum(z) + total
+
+    a = rand(*shape, scale=0.8)
+    value, g = relax_mlir.value_and_grad(f, opt_level=opt_level)(a)
+    close(value, f_numpy(a))
+    close(g, numeric_grad(f_numpy, a), 1e-6)
