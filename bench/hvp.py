@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -23,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import peers  # noqa: E402
 import workloads  # noqa: E402
 
 PARAMS = ("w1", "b1", "w2", "b2")
@@ -98,16 +97,13 @@ def main() -> None:
     if args.worker:
         worker(args.worker, args.repeats)
         return
-    env = {**os.environ, "OMP_NUM_THREADS": "1",
-           "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1",
-           "PYTHONPATH": str(ROOT / "build" / "python_packages")}
-    pythons = {"relax": str(ROOT / ".venv" / "bin" / "python"),
-               "jax": str(ROOT / "bench" / ".venv" / "bin" / "python")}
+    env = peers.one_thread_env()
+    missing = peers.missing_python()
+    if missing:
+        print(f"hvp: {missing} is missing (make bench sets up bench/.venv)")
+        return
     results = {}
-    for system, python in pythons.items():
-        if not os.path.exists(python):
-            print(f"hvp: {python} is missing (make bench sets up bench/.venv)")
-            return
+    for system, python in peers.PYTHONS.items():
         proc = subprocess.run([python, __file__, "--worker", system, "--repeats",
                                str(args.repeats)], env=env, capture_output=True, text=True,
                               check=False, timeout=900)

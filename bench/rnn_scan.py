@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -27,7 +27,9 @@ from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import peers  # noqa: E402
+
 BATCH, INPUT, HIDDEN = 16, 32, 128
 
 
@@ -124,15 +126,11 @@ def main() -> None:
     if args.worker:
         worker(args.worker, int(args.steps), args.every, args.repeats)
         return
-    env = {**os.environ, "OMP_NUM_THREADS": "1",
-           "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1",
-           "PYTHONPATH": str(ROOT / "build" / "python_packages")}
-    pythons = {"relax": str(ROOT / ".venv" / "bin" / "python"),
-               "jax": str(ROOT / "bench" / ".venv" / "bin" / "python")}
-    for python in pythons.values():
-        if not os.path.exists(python):
-            print(f"rnn_scan: {python} is missing (make bench sets up bench/.venv)")
-            return
+    env, pythons = peers.one_thread_env(), peers.PYTHONS
+    missing = peers.missing_python()
+    if missing:
+        print(f"rnn_scan: {missing} is missing (make bench sets up bench/.venv)")
+        return
     print(f"tanh RNN with lax.scan (batch {BATCH}, input {INPUT}, hidden {HIDDEN}, float32, "
           f"one thread): value_and_grad")
     print(f"{'T':>6} {'first call relax / JAX (s)':>28} {'step relax / JAX (ms)':>24} "

@@ -350,8 +350,10 @@ class Trace:
     # Emitting ops ------------------------------------------------------------
 
     def emit(self, builder: Callable[..., Any], *args: Any, op: str = "", **kwargs: Any) -> Any:
-        """Calls a generated builder at the end of the function, located at the
-        user's line; an invalid op becomes a TracingError naming that line."""
+        """Calls a generated builder (returning the op's result, or the op
+        itself: one with regions, filled in by the builder) at the end of the
+        function, located at the user's line; an invalid op becomes a
+        TracingError naming that line."""
         if _STATE.stack[-1] is not self:
             raise escaped_tracer()
         loc = user_location()
@@ -360,7 +362,7 @@ class Trace:
                 result = builder(*args, **kwargs)
                 # Type inference ran while building; the rest of the verifier
                 # (operand types, attributes) runs now, at the user's line.
-                result.owner.verify()
+                (result.owner if isinstance(result, ir.Value) else result).verify()
                 return result
         except ir.MLIRError as e:
             name = op or getattr(builder, "__name__", "op")

@@ -31,7 +31,6 @@ from ._module import functions
 from ._trace import (
     Trace,
     Tracer,
-    TracingError,
     Treedef,
     current_trace,
     emit_op,
@@ -44,7 +43,7 @@ from ._trace import (
 )
 from .dialects import func as func_d
 from .dialects import relax as _r
-from .errors import format_location, format_mlir_error
+from .errors import format_location
 from .numpy import asarray
 
 __all__ = ["stop_gradient", "scan", "fori_loop", "while_loop", "cond", "switch"]
@@ -142,15 +141,7 @@ def _call_body(outer: Trace, callee: str, body: _Body, args: Sequence[ir.Value],
 def _emit_region_op(outer: Trace, build: Callable[[], Any], what: str) -> list[Tracer]:
     """Builds a region op in `outer` at the user's line, verified; its
     results as traced arrays."""
-    loc = user_location()
-    try:
-        with ir.InsertionPoint(outer.block), loc:
-            op = build()
-            op.verify()
-    except ir.MLIRError as e:
-        raise TracingError(f"{format_location(loc)}: invalid {what}",
-                           format_mlir_error(e)) from None
-    return [Tracer(outer, r) for r in op.results]
+    return [Tracer(outer, r) for r in outer.emit(build, op=what).results]
 
 
 def _block(region: Any, types: Sequence[ir.Type]) -> Any:

@@ -14,8 +14,6 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Transforms/Passes.h"
 
-#include "mlir/IR/IRMapping.h"
-
 namespace mlir::relax {
 #define GEN_PASS_DEF_GRADIENTPASS
 #include "relax-mlir/Transforms/Passes.h.inc"
@@ -155,13 +153,8 @@ LogicalResult ReverseSweep::visit(Operation *op) {
 FailureOr<SmallVector<Value>> Pullbacks::pullback(OpBuilder &b, Block &body, ValueRange args,
                                                   ValueRange resultGrads,
                                                   ArrayRef<bool> needsGrad) {
-  IRMapping map;
-  map.map(body.getArguments(), args);
   SmallVector<Operation *> ops;
-  for (Operation &op : body.without_terminator())
-    ops.push_back(b.clone(op, map));
-  SmallVector<Value> outputs = llvm::map_to_vector(
-      body.getTerminator()->getOperands(), [&](Value v) { return map.lookupOrDefault(v); });
+  SmallVector<Value> outputs = cloneBlockBody(b, body, args, &ops);
   return pullbackOps(b, ops, args, outputs, resultGrads, needsGrad);
 }
 
@@ -194,6 +187,8 @@ FailureOr<SmallVector<Value>> Pullbacks::pullbackOps(OpBuilder &b, ArrayRef<Oper
 /// The adjoints of `fn`'s parameters `params` (built before `body`'s
 /// terminator, zeros for those nothing reached) by the reverse sweep over
 /// `body` that `seed` seeds; failure after a diagnostic per op without a rule.
+/// `body.results` are read again afterwards (a rule may have replaced the op
+/// computing one).
 static FailureOr<SmallVector<Value>> sweepBack(func::FuncOp fn, GatheredBody &body,
                                                ArrayRef<int64_t> params,
                                                function_ref<void(ReverseSweep &)> seed) {
@@ -205,6 +200,7 @@ static FailureOr<SmallVector<Value>> sweepBack(func::FuncOp fn, GatheredBody &bo
   seed(sweep);
   if (failed(sweep.run()))
     return failure();
+  body.refreshResults();
   return llvm::map_to_vector(seeds, [&](Value p) { return sweep.adjointOf(p); });
 }
 
@@ -295,7 +291,6 @@ LogicalResult GradientPass::differentiate(func::FuncOp func, func::FuncOp adjoin
       adjoint, *body, params, [&](ReverseSweep &s) { s.seed(ret, targetType, targetIndex); });
   if (failed(grads))
     return failure();
-  body->refreshResults();
   ret = body->results.front();
 
   // Result: (original result, (grad...)), in require-grads order.
@@ -338,7 +333,6 @@ LogicalResult GradientPass::split(func::FuncOp func, func::FuncOp fwd,
       sweepBack(fwd, *body, params, [&](ReverseSweep &s) { s.seed(ret, *cotangent); });
   if (failed(grads))
     return failure();
-  body->refreshResults();
   ret = body->results.front();
 
   // The backward half: the ops after the last forward binding.

@@ -14,8 +14,6 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Transforms/Passes.h"
 
-#include "mlir/IR/IRMapping.h"
-
 namespace mlir::relax {
 #define GEN_PASS_DEF_JVPPASS
 #include "relax-mlir/Transforms/Passes.h.inc"
@@ -115,11 +113,8 @@ LogicalResult ForwardSweep::visit(Operation *op) {
 LogicalResult Pushforwards::pushforward(OpBuilder &b, Block &body, ValueRange args,
                                         ValueRange argTangents, SmallVectorImpl<Value> &results,
                                         SmallVectorImpl<Value> &resultTangents) {
-  IRMapping map;
-  map.map(body.getArguments(), args);
   SmallVector<Operation *> ops;
-  for (Operation &op : body.without_terminator())
-    ops.push_back(b.clone(op, map));
+  SmallVector<Value> outputs = cloneBlockBody(b, body, args, &ops);
   SmallVector<Value> seeds;
   for (auto [v, t] : llvm::zip(args, argTangents))
     if (t)
@@ -131,10 +126,9 @@ LogicalResult Pushforwards::pushforward(OpBuilder &b, Block &body, ValueRange ar
       sweep.seed(v, t);
   if (failed(sweep.run(ops)))
     return failure();
-  for (Value v : body.getTerminator()->getOperands()) {
-    Value mapped = map.lookupOrDefault(v);
-    results.push_back(mapped);
-    resultTangents.push_back(sweep.lookup(mapped));
+  for (Value v : outputs) {
+    results.push_back(v);
+    resultTangents.push_back(sweep.lookup(v));
   }
   return success();
 }

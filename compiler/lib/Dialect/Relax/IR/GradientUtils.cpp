@@ -11,6 +11,7 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -32,6 +33,19 @@ bool mlir::relax::carriesGradient(Type type) {
   if (auto tuple = dyn_cast<TupleType>(type))
     return llvm::any_of(tuple.getTypes(), carriesGradient);
   return isDifferentiableType(type);
+}
+
+SmallVector<Value> mlir::relax::cloneBlockBody(OpBuilder &b, Block &body, ValueRange args,
+                                               SmallVectorImpl<Operation *> *cloned) {
+  IRMapping map;
+  map.map(body.getArguments(), args);
+  for (Operation &op : body.without_terminator()) {
+    Operation *copy = b.clone(op, map);
+    if (cloned)
+      cloned->push_back(copy);
+  }
+  return llvm::map_to_vector(body.getTerminator()->getOperands(),
+                             [&](Value v) { return map.lookupOrDefault(v); });
 }
 
 PullbackBuilder::~PullbackBuilder() = default;

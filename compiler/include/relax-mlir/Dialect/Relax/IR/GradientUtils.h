@@ -38,6 +38,12 @@ Value tangentOrZeros(OpBuilder &b, Location loc, Value tangent, Value like);
 /// the op with that operand replaced by its tangent.
 Value buildMultilinearTangent(OpBuilder &b, Operation *op, ValueRange operandTangents);
 
+/// Clones the ops of `body` (but its terminator) at `b`'s insertion point,
+/// its block arguments bound to `args`; returns the values its terminator
+/// yields, and appends the clones to `cloned` when given.
+SmallVector<Value> cloneBlockBody(OpBuilder &b, Block &body, ValueRange args,
+                                  SmallVectorImpl<Operation *> *cloned = nullptr);
+
 /// What the gradient pass lends the reverse rules of region ops
 /// (RegionGradientOpInterface): the VJP of a body.
 class PullbackBuilder {

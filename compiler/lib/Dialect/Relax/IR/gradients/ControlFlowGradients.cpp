@@ -17,7 +17,6 @@
 #include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::relax;
@@ -62,21 +61,27 @@ static ScanOp createScan(OpBuilder &b, Location loc, ValueRange consts, ValueRan
   return scan;
 }
 
-/// Clones the ops of `block` (but its terminator) at `b` with its arguments
-/// bound to `args`; returns the values its terminator yields.
-static SmallVector<Value> inlineBlock(OpBuilder &b, Block &block, ValueRange args) {
-  IRMapping map;
-  map.map(block.getArguments(), args);
-  for (Operation &op : block.without_terminator())
-    b.clone(op, map);
-  return llvm::map_to_vector(block.getTerminator()->getOperands(),
-                             [&](Value v) { return map.lookupOrDefault(v); });
-}
-
 /// A 0-d i1 constant.
 static Value boolConstant(OpBuilder &b, Location loc, bool value) {
   auto type = RankedTensorType::get({}, b.getI1Type());
   return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
+}
+
+/// Ends the block at `b` with relax.yield of what `body` computes from
+/// `args` (through `pushforwards`, with `tangents`), then the tangents of
+/// its results `withTangent` (zeros where a result has none).
+static LogicalResult yieldPushforward(OpBuilder &b, Location loc,
+                                      PushforwardBuilder &pushforwards, Block &body,
+                                      ValueRange args, ValueRange tangents,
+                                      ArrayRef<unsigned> withTangent) {
+  SmallVector<Value> results, resultDots;
+  if (failed(pushforwards.pushforward(b, body, args, tangents, results, resultDots)))
+    return failure();
+  SmallVector<Value> yielded(results);
+  for (unsigned i : withTangent)
+    yielded.push_back(tangentOrZeros(b, loc, resultDots[i], results[i]));
+  YieldOp::create(b, loc, yielded);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -134,7 +139,7 @@ static SmallVector<Value> nestScan(OpBuilder &b, ScanOp scan, int64_t every) {
         Block &innerBody = inner.getBody().front();
         b.setInsertionPointToStart(&innerBody);
         SmallVector<Value> yielded =
-            inlineBlock(b, scan.getBody().front(), innerBody.getArguments());
+            cloneBlockBody(b, scan.getBody().front(), innerBody.getArguments());
         YieldOp::create(b, loc, yielded);
       }
       YieldOp::create(b, loc, inner.getResults());
@@ -158,7 +163,7 @@ static SmallVector<Value> nestScan(OpBuilder &b, ScanOp scan, int64_t every) {
     OpBuilder::InsertionGuard guard(b);
     Block &body = rest.getBody().front();
     b.setInsertionPointToStart(&body);
-    YieldOp::create(b, loc, inlineBlock(b, scan.getBody().front(), body.getArguments()));
+    YieldOp::create(b, loc, cloneBlockBody(b, scan.getBody().front(), body.getArguments()));
     return SmallVector<Value>(rest.getResults());
   };
   unsigned nC = scan.getInit().size();
@@ -197,7 +202,7 @@ static ScanOp stackCarries(OpBuilder &b, ScanOp scan) {
   Block &body = aug.getBody().front();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&body);
-  SmallVector<Value> yielded = inlineBlock(b, scan.getBody().front(), body.getArguments());
+  SmallVector<Value> yielded = cloneBlockBody(b, scan.getBody().front(), body.getArguments());
   unsigned nK = scan.getConsts().size(), nC = scan.getInit().size();
   llvm::append_range(yielded, body.getArguments().slice(nK, nC));
   YieldOp::create(b, scan.getLoc(), yielded);
@@ -421,7 +426,7 @@ LogicalResult WhileOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resul
     Value done = args[nK];
     SmallVector<Value> loopArgs(args.take_front(nK));
     llvm::append_range(loopArgs, args.drop_front(nK + 1));
-    Value holds = inlineBlock(fb, getCond().front(), loopArgs).front();
+    Value holds = cloneBlockBody(fb, getCond().front(), loopArgs).front();
     Value runs = vjp::where(fb, loc, done, boolConstant(fb, loc, false), holds);
     auto step = IfOp::create(fb, loc, getInit().getTypes(), runs, loopArgs);
     SmallVector<Type> argTypes(ValueRange(loopArgs).getTypes());
@@ -429,7 +434,7 @@ LogicalResult WhileOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resul
     {
       OpBuilder::InsertionGuard g(fb);
       Block *thenBlock = fb.createBlock(&step.getThenRegion(), {}, argTypes, locs);
-      YieldOp::create(fb, loc, inlineBlock(fb, getBody().front(), thenBlock->getArguments()));
+      YieldOp::create(fb, loc, cloneBlockBody(fb, getBody().front(), thenBlock->getArguments()));
       Block *elseBlock = fb.createBlock(&step.getElseRegion(), {}, argTypes, locs);
       YieldOp::create(fb, loc, elseBlock->getArguments().drop_front(nK));
     }
@@ -479,10 +484,7 @@ LogicalResult WhileOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange opera
   Block *cond = b.createBlock(&loop.getCond(), {}, argTypes, locs);
   SmallVector<Value> primal(cond->getArguments().take_front(nK));
   llvm::append_range(primal, cond->getArguments().slice(consts.size(), nC));
-  IRMapping map;
-  map.map(getCond().front().getArguments(), primal);
-  for (Operation &op : getCond().front())
-    b.clone(op, map);
+  ConditionOp::create(b, loc, cloneBlockBody(b, getCond().front(), primal).front());
 
   Block *body = b.createBlock(&loop.getBody(), {}, argTypes, locs);
   ValueRange args = body->getArguments();
@@ -492,14 +494,9 @@ LogicalResult WhileOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange opera
     tangents[i] = args[nK + j];
   for (auto [j, i] : llvm::enumerate(carryT))
     tangents[nK + i] = args[consts.size() + nC + j];
-  SmallVector<Value> results, resultDots;
-  if (failed(pushforwards.pushforward(b, getBody().front(), bodyArgs, tangents, results,
-                                      resultDots)))
+  if (failed(yieldPushforward(b, loc, pushforwards, getBody().front(), bodyArgs, tangents,
+                              carryT)))
     return failure();
-  SmallVector<Value> yielded(results);
-  for (unsigned i : carryT)
-    yielded.push_back(tangentOrZeros(b, loc, resultDots[i], results[i]));
-  YieldOp::create(b, loc, yielded);
   for (auto [j, i] : llvm::enumerate(carryT))
     resultTangents[i] = loop.getResults()[nC + j];
   return success();
@@ -593,14 +590,9 @@ LogicalResult mlir::relax::buildBranchesJacobianVectorProduct(
     SmallVector<Value> tangents(nI);
     for (auto [j, i] : llvm::enumerate(withTangent))
       tangents[i] = block.getArgument(nI + j);
-    SmallVector<Value> results, resultDots;
-    if (failed(pushforwards.pushforward(b, original.front(), block.getArguments().take_front(nI),
-                                        tangents, results, resultDots)))
+    if (failed(yieldPushforward(b, loc, pushforwards, original.front(),
+                                block.getArguments().take_front(nI), tangents, floatResults)))
       return failure();
-    SmallVector<Value> yielded(results);
-    for (unsigned i : floatResults)
-      yielded.push_back(tangentOrZeros(b, loc, resultDots[i], results[i]));
-    YieldOp::create(b, loc, yielded);
   }
   for (auto [j, i] : llvm::enumerate(floatResults))
     resultTangents[i] = jvp->getResult(nR + j);
