@@ -92,3 +92,49 @@ RELAX_EXPORT void relaxPoolStats(uint64_t *out, int resetPeak) {
   out[1] = stats.peak;
   out[2] = stats.cached;
 }
+
+namespace {
+/// A ranked memref descriptor as MLIR's LLVM lowering lays it out:
+/// allocated and aligned pointers, offset, then `rank` sizes and `rank`
+/// strides (in elements).
+struct RankedDescriptor {
+  char *allocated;
+  char *aligned;
+  int64_t offset;
+  int64_t shape[]; // sizes[rank], then strides[rank]
+};
+/// An unranked memref: its rank and the address of a ranked descriptor.
+struct UnrankedDescriptor {
+  int64_t rank;
+  RankedDescriptor *descriptor;
+};
+
+/// Copies the elements of `src` at dimension `dim` and below to `dst`.
+void copyStrided(int64_t elemSize, int64_t rank, int64_t dim, const int64_t *sizes,
+                 const int64_t *srcStrides, const int64_t *dstStrides, const char *src,
+                 char *dst) {
+  if (dim == rank) {
+    __builtin_memcpy(dst, src, elemSize);
+    return;
+  }
+  for (int64_t i = 0; i < sizes[dim]; ++i)
+    copyStrided(elemSize, rank, dim + 1, sizes, srcStrides, dstStrides,
+                src + i * srcStrides[dim] * elemSize, dst + i * dstStrides[dim] * elemSize);
+}
+} // namespace
+
+/// memref.copy between views that are not both contiguous (MLIR's lowering
+/// calls this C runner utils symbol for them): each element of `src` to the
+/// same position of `dst`, which has the same shape. A view of a loop's
+/// carry with a step is one (relax.scan at opt_level 0).
+RELAX_HIDDEN void memrefCopy(int64_t elemSize, UnrankedDescriptor *src, UnrankedDescriptor *dst) {
+  int64_t rank = src->rank;
+  const RankedDescriptor *s = src->descriptor;
+  RankedDescriptor *d = dst->descriptor;
+  const int64_t *sizes = s->shape;
+  for (int64_t i = 0; i < rank; ++i)
+    if (sizes[i] == 0)
+      return;
+  copyStrided(elemSize, rank, 0, sizes, s->shape + rank, d->shape + rank,
+              s->aligned + s->offset * elemSize, d->aligned + d->offset * elemSize);
+}

@@ -57,6 +57,11 @@ def directory() -> str:
 _disabled: str | None = None
 
 
+def is_disabled() -> bool:
+    """Whether the cache was turned off for this process (see disable)."""
+    return _disabled is not None
+
+
 def disable(reason: str) -> None:
     global _disabled
     if _disabled is None:

@@ -315,7 +315,7 @@ def _compile_cpu(module: ir.Module, opt_level: int, num_threads: int,
                         + (f"; {len(removed)} least recently used entries removed"
                            if removed else "") + ")")
             return exe
-        why = "compilation cache off"
+        why = "compilation cache off" if _cache.is_disabled() else "not cached"
     exe = _jit_host(module, lowered, "cpu", opt_level, num_threads)
     log_compile(f"compiled {what} in {time.perf_counter() - start:.2f} s ({why})")
     return exe
@@ -359,8 +359,9 @@ def _load_cached(module: ir.Module, path: str,
 def _write_cached(module: ir.Module, lowered: ir.Module, path: str,
                   specs: dict[str, tuple[list[tuple[str, TypeSpec]], TypeSpec, set[int]]],
                   opt_level: int) -> Executable | None:
-    """Writes `lowered` as the cache entry at `path` and loads it; None (the
-    cache turned off for the process) when the library cannot be written."""
+    """Writes `lowered` as the cache entry at `path` and loads it; None when
+    this module's library cannot be built (logged), or the directory cannot
+    be written (the cache turned off for the process)."""
     from ._export import export_library, linker
 
     try:
@@ -372,7 +373,12 @@ def _write_cached(module: ir.Module, lowered: ir.Module, path: str,
     try:
         export_library(lowered, signatures, path, target="cpu", chip=None,
                        opt_level=opt_level, num_threads=1, cpu="host")
-    except (CompilationError, OSError) as e:
+    except CompilationError as e:
+        # This module's library only (the JIT runs it): the cache stays on
+        # for the others.
+        log_compile(f"not cached: writing {path} failed: {e}")
+        return None
+    except OSError as e:
         _cache.disable(f"writing {path} failed: {e}")
         return None
     exe = _load_cached(module, path, specs, opt_level)

@@ -280,3 +280,50 @@ def test_a_hit_leaves_the_entry_file_alone(cache, caplog):
     assert "cache hit" in log
     assert entry.stat().st_mtime_ns == before
     assert marker.stat().st_mtime_ns > 1_000_000_000
+
+
+def test_code_that_copies_strided_views_is_cached(cache, caplog):
+    """At opt_level 0, the gradient of a scan over a view with a step copies
+    strided slices through `memrefCopy` (MLIR's C runner utils), which the
+    library of a cache entry (and of an export) must carry: linking failed
+    with "undefined reference to `memrefCopy'" and turned the cache off for
+    the rest of the process."""
+    from relax_mlir import lax
+    from relax_mlir import numpy as rnp
+
+    def f(a):
+        h, ys = lax.scan(lambda h, x: (rnp.tanh(h * x + x), rnp.sum(h)),
+                         rnp.ones((4,), np.float64) * 0.5, a[::2])
+        return rnp.sum(h) + rnp.sum(ys)
+
+    a = np.random.default_rng(0).standard_normal((6, 4))
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="relax_mlir"):
+        value, g = relax_mlir.value_and_grad(f, opt_level=0)(a)
+    log = " ".join(r.getMessage() for r in caplog.records)
+    assert "cache miss: written" in log, log
+    assert not _cache.is_disabled()
+    h, want = np.full(4, 0.5), 0.0
+    for x in a[::2]:
+        want += h.sum()
+        h = np.tanh(h * x + x)
+    assert value == pytest.approx(want + h.sum(), rel=1e-12)
+    assert g[1::2].tolist() == np.zeros((3, 4)).tolist()
+
+
+def test_a_module_whose_library_cannot_be_built_runs_uncached(cache, caplog, monkeypatch):
+    """A library that fails to build (one module's problem) runs that module
+    by the JIT and leaves the cache on for the others."""
+    from relax_mlir import _export
+
+    def failing(*args, **kwargs):
+        raise relax_mlir.CompilationError("cannot export: linking failed", "undefined reference")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_export, "export_library", failing)
+        exe, log = compile_logged(caplog)
+    assert "not cached: writing" in log and "linking failed" in log, log
+    assert exe.cache_path is None and not _cache.is_disabled()
+    assert exe.main(X, W) == pytest.approx(EXPECTED, rel=1e-6)
+    exe, log = compile_logged(caplog)
+    assert "cache miss: written" in log, log
