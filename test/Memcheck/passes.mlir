@@ -8,8 +8,8 @@
 // RUN: %memcheck relax-opt %S/../CodeGen/GPU/map-loops.mlir --split-input-file --relax-gpu-map-loops -o /dev/null
 // RUN: %memcheck relax-opt %S/../CodeGen/GPU/shared-contractions.mlir --split-input-file --pass-pipeline="builtin.module(func.func(relax-gpu-shared-contractions))" -o /dev/null
 // RUN: %memcheck relax-opt %S/../CodeGen/GPU/block-reductions.mlir --split-input-file --pass-pipeline="builtin.module(func.func(relax-gpu-block-reductions))" -o /dev/null
-// RUN: %memcheck relax-opt %S/../CodeGen/CPU/tile.mlir --relax-cpu-tile=vector-bits=512 -o /dev/null
-// RUN: %memcheck relax-opt %S/../CodeGen/CPU/tile.mlir "--relax-cpu-tile=vector-bits=512 num-threads=2" -o /dev/null
+// RUN: %memcheck relax-opt %S/../CodeGen/CPU/tile.mlir --relax-cpu-select-tiles=vector-bits=512 --relax-cpu-pack=vector-bits=512 --relax-cpu-tile -o /dev/null
+// RUN: %memcheck relax-opt %S/../CodeGen/CPU/tile.mlir --relax-cpu-select-tiles=vector-bits=512 --relax-cpu-pack=vector-bits=512 --relax-cpu-tile=num-threads=2 -o /dev/null
 // The elementwise fusion (its op-order listener, the repeated-loop rewrite),
 // the segment outlining and the strided-gather addressing (issue 32).
 // RUN: %memcheck relax-opt %S/../CodeGen/Common/fuse-elementwise.mlir --convert-relax-to-linalg --canonicalize --relax-fuse-elementwise -o /dev/null

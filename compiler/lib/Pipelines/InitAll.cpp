@@ -1,6 +1,7 @@
 //===- InitAll.cpp - register the relax dialect, passes and pipelines -----===//
 
 #include "relax-mlir/InitAll.h"
+#include "relax-mlir/CodeGen/CPUDialect.h"
 #include "relax-mlir/CodeGen/Passes.h"
 #include "relax-mlir/Conversion/Passes.h"
 #include "relax-mlir/Pipelines.h"
@@ -15,7 +16,7 @@
 
 void mlir::relax::registerAllDialects(DialectRegistry &registry) {
   registry.insert<RelaxDialect, func::FuncDialect, arith::ArithDialect, linalg::LinalgDialect,
-                  tensor::TensorDialect, math::MathDialect>();
+                  tensor::TensorDialect, math::MathDialect, cpu::RelaxCPUDialect>();
   func::registerInlinerExtension(registry);
   // relax-to-nvvm serializes kernels: LLVM IR translation and the NVVM target.
   registerAllToLLVMIRTranslations(registry);

@@ -45,8 +45,13 @@ void addLinalgStage(OpPassManager &pm) {
 
 /// The CPU schedule: register tiles, then vector code (still on tensors).
 void addVectorStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
+  CPUSelectTilesPassOptions select;
+  select.vectorBits = options.vectorBits;
+  pm.addNestedPass<func::FuncOp>(createCPUSelectTilesPass(select));
+  CPUPackPassOptions pack;
+  pack.vectorBits = options.vectorBits;
+  pm.addNestedPass<func::FuncOp>(createCPUPackPass(pack));
   CPUTilePassOptions tile;
-  tile.vectorBits = options.vectorBits;
   tile.numThreads = options.numThreads;
   pm.addNestedPass<func::FuncOp>(createCPUTilePass(tile));
   pm.addPass(createCanonicalizerPass());
@@ -340,7 +345,8 @@ void mlir::relax::registerRelaxPipelines() {
       "relax-to-llvm",
       "Lower relax functions to the LLVM dialect (relax and elementwise arith/math on "
       "tensors to linalg, elementwise fusion, at opt-level >= 1 the CPU schedule "
-      "(relax-cpu-tile, relax-cpu-vectorize, relax-cpu-lower-vectors), one-shot "
+      "(relax-cpu-select-tiles, relax-cpu-pack, relax-cpu-tile, relax-cpu-vectorize, "
+      "relax-cpu-lower-vectors), one-shot "
       "bufferization, out-parameter results, deallocation, loops, C interface for "
       "public functions)",
       [](OpPassManager &pm, const RelaxToLLVMOptions &options) {

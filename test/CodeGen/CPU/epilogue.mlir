@@ -2,7 +2,7 @@
 // register tile while it is in registers: the tile loops are the consumer's,
 // the contraction fused into them, and the contraction's own result is never
 // stored.
-// RUN: relax-opt %s --convert-relax-to-linalg --canonicalize --relax-fuse-elementwise --relax-cpu-tile=vector-bits=512 --canonicalize --relax-cpu-vectorize --canonicalize | FileCheck %s
+// RUN: relax-opt %s --convert-relax-to-linalg --canonicalize --relax-fuse-elementwise --relax-cpu-select-tiles=vector-bits=512 --relax-cpu-pack=vector-bits=512 --relax-cpu-tile --canonicalize --relax-cpu-vectorize --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @bias_relu(
 // CHECK-SAME:    %{{[a-z0-9]+}}: tensor<64x784xf32>, %{{[a-z0-9]+}}: tensor<784x256xf32>, %[[BIAS:[a-z0-9]+]]: tensor<256xf32>

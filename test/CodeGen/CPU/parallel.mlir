@@ -5,7 +5,7 @@
 // RUN: relax-opt %s "--relax-to-llvm=num-threads=2 vector-bits=512" | FileCheck %s
 // RUN: relax-opt %s "--relax-to-llvm=num-threads=2" | mlir-runner -e entry -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp | FileCheck %s --check-prefix=RUN-CHECK
 // The parallelize pass alone turns the marked loop into scf.parallel.
-// RUN: relax-opt %s --convert-relax-to-linalg --canonicalize "--relax-cpu-tile=num-threads=2 vector-bits=512" --canonicalize --relax-cpu-vectorize --canonicalize --one-shot-bufferize=bufferize-function-boundaries --canonicalize --relax-cpu-parallelize | FileCheck %s --check-prefix=PAR
+// RUN: relax-opt %s --convert-relax-to-linalg --canonicalize --relax-cpu-select-tiles=vector-bits=512 --relax-cpu-pack=vector-bits=512 --relax-cpu-tile=num-threads=2 --canonicalize --relax-cpu-vectorize --canonicalize --one-shot-bufferize=bufferize-function-boundaries --canonicalize --relax-cpu-parallelize | FileCheck %s --check-prefix=PAR
 
 // CHECK-LABEL: llvm.func @main(
 // CHECK:         omp.parallel

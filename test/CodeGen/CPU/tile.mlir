@@ -1,7 +1,7 @@
 // The first step of the CPU schedule: register tiles on tensors.
-// RUN: relax-opt %s --relax-cpu-tile=vector-bits=512 --canonicalize | FileCheck %s
-// RUN: relax-opt %s --relax-cpu-tile=vector-bits=256 --canonicalize | FileCheck %s --check-prefix=AVX2
-// RUN: relax-opt %s "--relax-cpu-tile=vector-bits=512 num-threads=2" | FileCheck %s --check-prefix=THREADS
+// RUN: relax-opt %s --relax-cpu-select-tiles=vector-bits=512 --relax-cpu-pack=vector-bits=512 --relax-cpu-tile --canonicalize | FileCheck %s
+// RUN: relax-opt %s --relax-cpu-select-tiles=vector-bits=256 --relax-cpu-pack=vector-bits=256 --relax-cpu-tile --canonicalize | FileCheck %s --check-prefix=AVX2
+// RUN: relax-opt %s --relax-cpu-select-tiles=vector-bits=512 --relax-cpu-pack=vector-bits=512 --relax-cpu-tile=num-threads=2 | FileCheck %s --check-prefix=THREADS
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>

@@ -2,7 +2,7 @@
 // tiles are vector.contract on registers carried through the k loop,
 // elementwise chains are one loop nest of vector ops, and transposes stay in
 // indexing maps; after the whole pipeline, the k loop is FMAs on vectors.
-// RUN: relax-opt %s --convert-relax-to-linalg --canonicalize --relax-fuse-elementwise --relax-cpu-tile=vector-bits=512 --canonicalize --relax-cpu-vectorize --canonicalize | FileCheck %s
+// RUN: relax-opt %s --convert-relax-to-linalg --canonicalize --relax-fuse-elementwise --relax-cpu-select-tiles=vector-bits=512 --relax-cpu-pack=vector-bits=512 --relax-cpu-tile --canonicalize --relax-cpu-vectorize --canonicalize | FileCheck %s
 // RUN: relax-opt %s --relax-to-llvm=vector-bits=512 --mlir-print-ir-after=relax-cpu-lower-vectors --mlir-disable-threading 2>&1 >/dev/null | FileCheck %s --check-prefix=LOWERED
 // RUN: relax-opt %s --relax-to-llvm=vector-bits=512 | FileCheck %s --check-prefix=LLVM
 // The plain pipeline keeps scalar loops.

@@ -39,38 +39,108 @@ def LoopCarriesInPlacePass : Pass<"relax-loop-carries-in-place", "::mlir::func::
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
-def CPUTilePass : Pass<"relax-cpu-tile", "::mlir::func::FuncOp"> {
-  let summary = "Tile linalg ops on tensors for registers (the CPU schedule's first step)";
+def CPUSelectTilesPass : Pass<"relax-cpu-select-tiles", "::mlir::func::FuncOp"> {
+  let summary = "Choose each linalg op's tiles, packing and split-K (the CPU schedule's strategy)";
   let description = [{
-    Tiles every statically shaped linalg op that the vectorizer accepts, so
-    that each tile is a few vector registers:
+    The strategy of the CPU schedule, and the only place that knows the
+    target: every statically shaped linalg op that the vectorizer accepts
+    gets `relax_cpu.tiles = #relax_cpu.tiles<...>` (see the relax_cpu
+    dialect), which relax-cpu-pack, relax-cpu-tile and relax-cpu-vectorize
+    read. An op that already has one keeps it.
 
     - contractions (matmul with either operand transposed through its
-      indexing map, batch matmul, and any generic that is a sum of products):
-      the output is tiled `rows x cols`, with `cols` along the output's
-      contiguous dimension (up to four vectors) and `rows` as many as the
-      accumulator registers allow; the fill that initializes the output is
-      fused into the tile; the reduction dimensions are then tiled by 1, so
-      each step is one rank-1 update of the register tile.
-    - a large contraction whose lhs is row-major (the tile's rows read one
-      row apart at every step) packs it first: a transposed copy, read
-      contiguously.
+      indexing map, batch matmul, and any generic that is a sum of products;
+      loops from upstream's `inferContractionDims`): the output is tiled
+      `rows x cols` (`outer`), with `cols` along the output's contiguous
+      dimension (up to four vectors) and `rows` as many as the accumulator
+      registers allow (24 of 32 with AVX-512, 12 of 16 below); the reduction
+      loops are then tiled by 1 (`inner`: each step one rank-1 update of the
+      register tile), in cache blocks of 256 (`cache_block`) when longer than
+      512 and a multiple of 256.
     - `a @ b^T` (both inputs contiguous along the reduction, the output's
-      columns strided in `b`): split into partial dot products, a vector of
-      them per output, summed at the end of the tile; each step is one load
-      of `a`, one of each row of `b` and one FMA per row.
+      columns strided in `b`): `split_k` partial dot products per output (a
+      vector of them), summed at the end of the tile.
+    - copies first (`pack`): the strided input of `a @ b^T` with 1024 or more
+      rows, or of another contraction with 8 or more (`columns`); a
+      transposed lhs whose reduction steps are 2 KiB or more apart in at
+      most 8 L1 sets, read by 4 or more column tiles (`rows`); an rhs whose
+      rows are 2 KiB or longer, reused by 512 or more output rows
+      (`panels`); a float convolution as the product of its filter and its
+      patches (`im2col_image`, or `im2col_batch` below 256 output pixels per
+      image).
+    - a transposing copy: square tiles of a vector's lanes (at most 16).
     - everything else (elementwise chains, broadcasts, reductions): one row
-      at a time, with the innermost dimension of the largest operand kept
-      whole up to eight vectors (longer ones in chunks).
+      at a time, the innermost dimension of the largest operand kept whole
+      up to eight vectors (longer ones in chunks).
 
-    A tile loop whose step does not divide its trip is peeled, so that every
-    tile has a static shape. Ops that cannot be vectorized (gathers, named
-    convolutions and pooling) are left alone and lowered to loops later.
+    Ops that cannot be vectorized (gathers, convolutions of integers,
+    pooling) get nothing and are lowered to loops later.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "Width of a vector register in bits (0: the host CPU's; 512 with "
            "AVX-512, 256 with AVX2, 128 otherwise)">,
+  ];
+  let dependentDialects = ["::mlir::relax::cpu::RelaxCPUDialect"];
+}
+
+def CPUPackPass : Pass<"relax-cpu-pack", "::mlir::func::FuncOp"> {
+  let summary = "Make the copies that the selected tiles ask for (the CPU schedule's second step)";
+  let description = [{
+    Reads `pack` of each op's `#relax_cpu.tiles`:
+
+    - `im2col_image` / `im2col_batch`: a float convolution becomes one gather
+      of its patches (each row a read of consecutive elements of x when the
+      width stride is 1) and the product of the filter with them, per image
+      or for the whole batch (other convolutions: upstream's im2col).
+    - `columns`: the input read with strided columns is copied transposed.
+    - `rows`: the lhs is copied with the reduction innermost.
+    - `panels`: the rhs `[.., K, N]` is copied into `[N / panel_cols, .., K,
+      panel_cols]` and the op gets one more parallel loop, the panel index;
+      an elementwise consumer reached through the reshape back is rewritten
+      over the panelled shape, so that it can still take the tile.
+
+    An op a copy rewrites gets the tiles selected for what it became (a
+    transposed lhs may then want panels: at most three copies), and every op
+    made here gets its own, by the same strategy as relax-cpu-select-tiles.
+    A copy that cannot be made leaves the op with the tiles selected
+    without copies.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of a vector register in bits, as relax-cpu-select-tiles's">,
+  ];
+  let dependentDialects = ["::mlir::relax::cpu::RelaxCPUDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def CPUTilePass : Pass<"relax-cpu-tile", "::mlir::func::FuncOp"> {
+  let summary = "Tile linalg ops on tensors as their #relax_cpu.tiles say (the CPU schedule's third step)";
+  let description = [{
+    Tiles every linalg op that has a `#relax_cpu.tiles` (and no `pack` left:
+    an error names relax-cpu-pack otherwise) with the sizes it gives. What is
+    left to this pass: numerics (a float reduction longer than 256 steps is
+    summed in blocks of at most 256), fusing an elementwise consumer (at most
+    one transcendental function: more spill) and the parallel loops
+    (`num-threads`). Copies of a tiled op (its tiles, peeled remainders) keep
+    the attribute and are not tiled again.
+
+    - a contraction: cache blocks of the reduction (`cache_block`), then the
+      register tile of the output (`outer`, columns outside rows), the fill
+      that initializes the output fused into it, and an elementwise
+      consumer as the root of the tile loops with the contraction fused;
+      then the reduction steps (`inner`).
+    - `split_k`: upstream's split reduction (the new loop innermost and
+      parallel), its body one fma; the sum over the partial products is the
+      root of the tile (`outer`), the partial products fused into it, one
+      reduction step per iteration.
+    - the others: tiled by `outer`.
+
+    A tile loop whose step does not divide its trip is peeled, so that every
+    tile has a static shape.
+  }];
+  let options = [
     Option<"numThreads", "num-threads", "int64_t", /*default=*/"1",
            "Threads the code will run on: above 1, the outermost tile loop "
            "with at least that many iterations of each op with at least "

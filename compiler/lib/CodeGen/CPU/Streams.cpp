@@ -289,122 +289,124 @@ static void stridedRowReads(scf::ForOp loop, int64_t minRowBytes,
 /// pages) and maps to few L1 sets.
 static constexpr int64_t kFarRowBytes = 2048;
 
-static void packStridedPanels(func::FuncOp func, int64_t maxBytes, int64_t minUses) {
-  if (maxBytes <= 0)
-    return;
-  SmallVector<StridedRowRead> reads;
-  for (scf::ForOp loop : registerTileLoops(func))
-    stridedRowReads(loop, kFarRowBytes, reads);
-  DominanceInfo dominance(func);
-  // Where a panel is made: before the outermost loop around the tile loop
-  // that does not define anything the read's rows depend on.
-  auto panelPoint = [](StridedRowRead &r) {
-    Operation *point = r.loop;
-    SmallVector<Value> fixed;
-    for (auto [i, index] : llvm::enumerate(r.read.getIndices()))
-      if (i != r.rowIndex)
-        fixed.push_back(index);
-    for (Value v : r.base.operands)
-      if (v)
-        fixed.push_back(v);
-    fixed.push_back(r.read.getBase());
-    while (auto parent = dyn_cast<scf::ForOp>(point->getParentOp())) {
-      if (!llvm::all_of(fixed, [&](Value v) { return parent.isDefinedOutsideOfLoop(v); }))
-        break;
-      point = parent;
-    }
-    return point;
-  };
-  // Tile loops run per panel: the trips of the loops between them.
-  auto runs = [](StridedRowRead &r, Operation *point) {
-    int64_t n = 1;
-    Operation *loop = r.blocks ? r.blocks.getOperation() : r.loop.getOperation();
-    for (Operation *op = loop->getParentOp(); op && op != point->getParentOp();
-         op = op->getParentOp())
-      if (auto outer = dyn_cast<scf::ForOp>(op))
-        if (std::optional<APInt> trips = outer.getStaticTripCount())
-          n *= trips->getSExtValue();
-    return n;
-  };
-
-  // The panels to make: which reads each serves, from where to where.
-  struct Panel {
-    SmallVector<size_t> group;
-    Operation *first, *last;
-    Block *scope;
-    MemRefType type;
-    int64_t bytes;
-    size_t slot = 0;
-  };
-  SmallVector<Panel> panels;
-  llvm::DenseSet<Operation *> done;
-  for (size_t i = 0; i < reads.size(); ++i) {
-    if (done.contains(reads[i].read))
-      continue;
-    // The reads of the same rows that a panel made in the same block serves.
-    Operation *first = panelPoint(reads[i]);
-    Operation *last = first;
-    SmallVector<size_t> group;
-    int64_t uses = 0;
-    for (size_t j = i; j < reads.size(); ++j) {
-      if (done.contains(reads[j].read) || !reads[i].sameRows(reads[j]))
-        continue;
-      Operation *point = panelPoint(reads[j]);
-      if (point->getBlock() != first->getBlock())
-        continue;
-      if (point->isBeforeInBlock(first))
-        first = point;
-      if (last->isBeforeInBlock(point))
-        last = point;
-      group.push_back(j);
-      uses += runs(reads[j], point);
-    }
-    // (Every value the rows depend on must be there before the first.)
-    StridedRowRead &r = reads[i];
-    SmallVector<Value> needed(r.read.getIndices());
-    needed.erase(needed.begin() + r.rowIndex);
-    for (Value v : r.base.operands)
-      if (v)
-        needed.push_back(v);
-    VectorType vector = r.read.getVectorType();
-    int64_t rows = r.ub - r.lb;
-    int64_t bytes = rows * vector.getNumElements() * vector.getElementTypeBitWidth() / 8;
-    if (uses < minUses || bytes > maxBytes ||
-        !llvm::all_of(needed, [&](Value v) { return dominance.properlyDominates(v, first); }))
-      continue;
-    // Nothing from the copy to the last read may write the rows (an
-    // elementwise op computed in place into the buffer between two
-    // contractions that read it).
-    llvm::SmallPtrSet<Value, 8> rowBuffers = bufferAliases(r.read.getBase());
-    SmallVector<Operation *> frees;
-    if (llvm::any_of(llvm::make_range(first->getIterator(), std::next(last->getIterator())),
-                     [&](Operation &op) { return mayWriteBuffers(&op, rowBuffers, frees); }) ||
-        !frees.empty())
-      continue;
-    for (size_t j : group)
-      done.insert(reads[j].read);
-    // On the stack of the thread that runs the block: the body of the
-    // enclosing parallel loop, else the function's entry.
-    Block *scope = &func.getBody().front();
-    for (Operation *op = first->getParentOp(); op != func; op = op->getParentOp())
-      if (op->hasAttr(kParallelLoopAttr)) {
-        scope = &op->getRegion(0).front();
-        break;
-      }
-    panels.push_back({std::move(group), first, last, scope,
-                      MemRefType::get({rows, vector.getNumElements()}, vector.getElementType()),
-                      bytes});
+/// Where a panel of `r`'s rows is made: before the outermost loop around
+/// the tile loop that does not define anything the read's rows depend on.
+static Operation *panelPoint(StridedRowRead &r) {
+  Operation *point = r.loop;
+  SmallVector<Value> fixed;
+  for (auto [i, index] : llvm::enumerate(r.read.getIndices()))
+    if (i != r.rowIndex)
+      fixed.push_back(index);
+  for (Value v : r.base.operands)
+    if (v)
+      fixed.push_back(v);
+  fixed.push_back(r.read.getBase());
+  while (auto parent = dyn_cast<scf::ForOp>(point->getParentOp())) {
+    if (!llvm::all_of(fixed, [&](Value v) { return parent.isDefinedOutsideOfLoop(v); }))
+      break;
+    point = parent;
   }
+  return point;
+}
 
-  // Panels share stack buffers (slots) unless the ops of their scope that
-  // hold them overlap: a step of a deep MLP has a panel per contraction,
-  // and one buffer for each would sum to megabytes on one frame.
-  struct Slot {
-    Block *scope;
-    int64_t bytes = 0;
-    SmallVector<std::pair<Operation *, Operation *>> spans;
-    Value buffer;
-  };
+/// How many times `r`'s tile loop runs per panel made at `point`: the trips
+/// of the loops between them.
+static int64_t tileRuns(StridedRowRead &r, Operation *point) {
+  int64_t n = 1;
+  Operation *loop = r.blocks ? r.blocks.getOperation() : r.loop.getOperation();
+  for (Operation *op = loop->getParentOp(); op && op != point->getParentOp();
+       op = op->getParentOp())
+    if (auto outer = dyn_cast<scf::ForOp>(op))
+      if (std::optional<APInt> trips = outer.getStaticTripCount())
+        n *= trips->getSExtValue();
+  return n;
+}
+
+namespace {
+/// A panel to make: which reads it serves, from where to where.
+struct Panel {
+  SmallVector<size_t> group;
+  Operation *first, *last;
+  Block *scope;
+  MemRefType type;
+  int64_t bytes;
+  size_t slot = 0;
+};
+
+/// A stack buffer that panels whose spans do not overlap share.
+struct Slot {
+  Block *scope;
+  int64_t bytes = 0;
+  SmallVector<std::pair<Operation *, Operation *>> spans;
+  Value buffer;
+};
+} // namespace
+
+/// The panel of reads[i]'s rows that serves it and the later reads of the
+/// same rows made in the same block (marked `done`), or nothing: fewer than
+/// `minUses` tile runs, more than `maxBytes`, a row index not yet defined
+/// where the copy goes, or a write to the rows before the last read.
+static std::optional<Panel> panelFor(func::FuncOp func, MutableArrayRef<StridedRowRead> reads,
+                                     size_t i, DominanceInfo &dominance, int64_t maxBytes,
+                                     int64_t minUses, llvm::DenseSet<Operation *> &done) {
+  Operation *first = panelPoint(reads[i]);
+  Operation *last = first;
+  SmallVector<size_t> group;
+  int64_t uses = 0;
+  for (size_t j = i; j < reads.size(); ++j) {
+    if (done.contains(reads[j].read) || !reads[i].sameRows(reads[j]))
+      continue;
+    Operation *point = panelPoint(reads[j]);
+    if (point->getBlock() != first->getBlock())
+      continue;
+    if (point->isBeforeInBlock(first))
+      first = point;
+    if (last->isBeforeInBlock(point))
+      last = point;
+    group.push_back(j);
+    uses += tileRuns(reads[j], point);
+  }
+  // (Every value the rows depend on must be there before the first.)
+  StridedRowRead &r = reads[i];
+  SmallVector<Value> needed(r.read.getIndices());
+  needed.erase(needed.begin() + r.rowIndex);
+  for (Value v : r.base.operands)
+    if (v)
+      needed.push_back(v);
+  VectorType vector = r.read.getVectorType();
+  int64_t rows = r.ub - r.lb;
+  int64_t bytes = rows * vector.getNumElements() * vector.getElementTypeBitWidth() / 8;
+  if (uses < minUses || bytes > maxBytes ||
+      !llvm::all_of(needed, [&](Value v) { return dominance.properlyDominates(v, first); }))
+    return std::nullopt;
+  // Nothing from the copy to the last read may write the rows (an
+  // elementwise op computed in place into the buffer between two
+  // contractions that read it).
+  llvm::SmallPtrSet<Value, 8> rowBuffers = bufferAliases(r.read.getBase());
+  SmallVector<Operation *> frees;
+  if (llvm::any_of(llvm::make_range(first->getIterator(), std::next(last->getIterator())),
+                   [&](Operation &op) { return mayWriteBuffers(&op, rowBuffers, frees); }) ||
+      !frees.empty())
+    return std::nullopt;
+  for (size_t j : group)
+    done.insert(reads[j].read);
+  // On the stack of the thread that runs the block: the body of the
+  // enclosing parallel loop, else the function's entry.
+  Block *scope = &func.getBody().front();
+  for (Operation *op = first->getParentOp(); op != func; op = op->getParentOp())
+    if (op->hasAttr(kParallelLoopAttr)) {
+      scope = &op->getRegion(0).front();
+      break;
+    }
+  return Panel{std::move(group), first, last, scope,
+               MemRefType::get({rows, vector.getNumElements()}, vector.getElementType()), bytes};
+}
+
+/// Stack buffers for `panels` (each panel's `slot`): panels share one unless
+/// the ops of their scope that hold them overlap: a step of a deep MLP has a
+/// panel per contraction, and one buffer for each would sum to megabytes on
+/// one frame.
+static SmallVector<Slot> assignSlots(func::FuncOp func, MutableArrayRef<Panel> panels) {
   SmallVector<Slot> slots;
   auto topLevel = [](Operation *op, Block *scope) {
     while (op->getBlock() != scope)
@@ -432,48 +434,68 @@ static void packStridedPanels(func::FuncOp func, int64_t maxBytes, int64_t minUs
     slot.buffer = memref::AllocaOp::create(b, func.getLoc(), type, ValueRange{},
                                            b.getI64IntegerAttr(64));
   }
+  return slots;
+}
 
-  for (Panel &p : panels) {
-    StridedRowRead &r = reads[p.group.front()];
-    VectorType vector = r.read.getVectorType();
-    int64_t rows = p.type.getDimSize(0);
-    Location loc = r.read.getLoc();
-    // The copy, row by row, before the first loop that reads it.
-    OpBuilder b(p.first);
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value panel = memref::ViewOp::create(b, loc, p.type, slots[p.slot].buffer, zero, ValueRange{});
-    SmallVector<Value> baseOperands;
-    for (Value v : r.base.operands)
-      baseOperands.push_back(v ? v : zero);
-    Value base = affine::AffineApplyOp::create(b, loc, r.base.map, baseOperands);
-    auto copy = scf::ForOp::create(b, loc, zero, arith::ConstantIndexOp::create(b, loc, rows),
-                                   arith::ConstantIndexOp::create(b, loc, 1));
-    {
-      OpBuilder in = OpBuilder::atBlockBegin(copy.getBody());
-      Value k = copy.getInductionVar();
-      SmallVector<Value> from(r.read.getIndices());
-      from[r.rowIndex] = offsetIndex(in, loc, arith::AddIOp::create(in, loc, base, k), r.lb);
-      Value row = vector::TransferReadOp::create(in, loc, vector, r.read.getBase(), from,
-                                                 r.read.getPadding(), ArrayRef<bool>{true});
-      vector::TransferWriteOp::create(in, loc, row, panel, ValueRange{k, zero},
-                                      ArrayRef<bool>{true});
-    }
-    // Each read takes its row from the panel.
-    for (size_t j : p.group) {
-      StridedRowRead &use = reads[j];
-      OpBuilder at(use.read);
-      Value k = use.loop.getInductionVar();
-      if (use.blocks)
-        k = arith::AddIOp::create(at, loc, use.blocks.getInductionVar(), k);
-      if (use.lb != 0)
-        k = arith::SubIOp::create(at, loc, k, arith::ConstantIndexOp::create(at, loc, use.lb));
-      Value pzero = arith::ConstantIndexOp::create(at, loc, 0);
-      Value row = vector::TransferReadOp::create(at, loc, vector, panel, ValueRange{k, pzero},
-                                                 use.read.getPadding(), ArrayRef<bool>{true});
-      use.read.replaceAllUsesWith(row);
-      use.read.erase();
-    }
+/// Panel `p` in `buffer`: the copy, row by row, before the first loop that
+/// reads it; then each read takes its row from the panel.
+static void makePanel(const Panel &p, MutableArrayRef<StridedRowRead> reads, Value buffer) {
+  StridedRowRead &r = reads[p.group.front()];
+  VectorType vector = r.read.getVectorType();
+  int64_t rows = p.type.getDimSize(0);
+  Location loc = r.read.getLoc();
+  OpBuilder b(p.first);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value panel = memref::ViewOp::create(b, loc, p.type, buffer, zero, ValueRange{});
+  SmallVector<Value> baseOperands;
+  for (Value v : r.base.operands)
+    baseOperands.push_back(v ? v : zero);
+  Value base = affine::AffineApplyOp::create(b, loc, r.base.map, baseOperands);
+  auto copy = scf::ForOp::create(b, loc, zero, arith::ConstantIndexOp::create(b, loc, rows),
+                                 arith::ConstantIndexOp::create(b, loc, 1));
+  {
+    OpBuilder in = OpBuilder::atBlockBegin(copy.getBody());
+    Value k = copy.getInductionVar();
+    SmallVector<Value> from(r.read.getIndices());
+    from[r.rowIndex] = offsetIndex(in, loc, arith::AddIOp::create(in, loc, base, k), r.lb);
+    Value row = vector::TransferReadOp::create(in, loc, vector, r.read.getBase(), from,
+                                               r.read.getPadding(), ArrayRef<bool>{true});
+    vector::TransferWriteOp::create(in, loc, row, panel, ValueRange{k, zero},
+                                    ArrayRef<bool>{true});
   }
+  for (size_t j : p.group) {
+    StridedRowRead &use = reads[j];
+    OpBuilder at(use.read);
+    Value k = use.loop.getInductionVar();
+    if (use.blocks)
+      k = arith::AddIOp::create(at, loc, use.blocks.getInductionVar(), k);
+    if (use.lb != 0)
+      k = arith::SubIOp::create(at, loc, k, arith::ConstantIndexOp::create(at, loc, use.lb));
+    Value pzero = arith::ConstantIndexOp::create(at, loc, 0);
+    Value row = vector::TransferReadOp::create(at, loc, vector, panel, ValueRange{k, pzero},
+                                               use.read.getPadding(), ArrayRef<bool>{true});
+    use.read.replaceAllUsesWith(row);
+    use.read.erase();
+  }
+}
+
+static void packStridedPanels(func::FuncOp func, int64_t maxBytes, int64_t minUses) {
+  if (maxBytes <= 0)
+    return;
+  SmallVector<StridedRowRead> reads;
+  for (scf::ForOp loop : registerTileLoops(func))
+    stridedRowReads(loop, kFarRowBytes, reads);
+  DominanceInfo dominance(func);
+  SmallVector<Panel> panels;
+  llvm::DenseSet<Operation *> done;
+  for (size_t i = 0; i < reads.size(); ++i)
+    if (!done.contains(reads[i].read))
+      if (std::optional<Panel> panel =
+              panelFor(func, reads, i, dominance, maxBytes, minUses, done))
+        panels.push_back(std::move(*panel));
+  SmallVector<Slot> slots = assignSlots(func, panels);
+  for (Panel &p : panels)
+    makePanel(p, reads, slots[p.slot].buffer);
 }
 
 static void prefetchStridedReads(func::FuncOp func, int64_t distance) {

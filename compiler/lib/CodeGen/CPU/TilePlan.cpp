@@ -1,11 +1,14 @@
 //===- TilePlan.cpp - the CPU target and tile plans -----------------------===//
 //
-// Tile sizes for one linalg op on the host CPU (`planCPUTiles`), and the
-// predicates the CPU passes share (TilePlan.h).
+// The CPU schedule's strategy: the #relax_cpu.tiles of one linalg op on the
+// host CPU (`selectCPUTiles`), and the predicates the CPU passes share
+// (TilePlan.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "TilePlan.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "llvm/TargetParser/Host.h"
@@ -171,29 +174,6 @@ static constexpr int64_t kL1Sets = 64;
 
 
 
-/// The register tile's row loop of contraction `op` whose output's contiguous
-/// loop is `colDim`: the innermost other loop of the output that the inputs
-/// reading `colDim` do not read (`m` of `(m, n)`, also when the output is
-/// split into column panels `(m, nb, n)`).
-std::optional<unsigned> mlir::relax::cpu::outputRowDim(linalg::LinalgOp op, unsigned colDim) {
-  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  for (AffineExpr e : llvm::reverse(out.getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(e);
-    if (!dim)
-      return std::nullopt;
-    unsigned d = dim.getPosition();
-    if (d == colDim)
-      continue;
-    bool readWithColumns = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-      AffineMap map = op.getMatchingIndexingMap(input);
-      return map.isFunctionOfDim(colDim) && map.isFunctionOfDim(d);
-    });
-    if (!readWithColumns)
-      return d;
-  }
-  return std::nullopt;
-}
-
 /// The input of contraction `op` that a column panel copy would take: the
 /// only one reading the output's contiguous loop `colDim`, read contiguously
 /// along it through plain loop dimensions, in an op whose body does not use
@@ -332,134 +312,213 @@ transposedDims(linalg::LinalgOp op, ArrayRef<int64_t> ranges, int64_t lanes) {
   return std::make_pair(*inDim, *outDim);
 }
 
-std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
-                                                  const CPUTarget &target,
-                                                  bool allowPacking) {
-  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() || op.getNumLoops() == 0)
+
+/// The loops of contraction `op` that its register tile is built on, from
+/// upstream's inferContractionDims: the output's contiguous loop (`col`), the
+/// innermost output loop of the other operand (`row`: an m loop when `col`
+/// is an n loop, and the other way round) and the single reduction loop.
+std::optional<ContractionLoops> mlir::relax::cpu::contractionLoops(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
+  if (failed(dims))
     return std::nullopt;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, [](int64_t r) { return r <= 0; }))
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  std::optional<unsigned> col = innermostDim(out);
+  if (!col)
     return std::nullopt;
-  if (!isVectorizable(op))
-    return std::nullopt;
-  Type element = widestElement(op);
-  if (!element)
-    return std::nullopt;
-  int64_t lanes = target.lanes(element);
-  unsigned numLoops = op.getNumLoops();
+  ContractionLoops loops;
+  loops.col = *col;
+  ArrayRef<unsigned> others = llvm::is_contained(dims->n, *col)   ? ArrayRef<unsigned>(dims->m)
+                              : llvm::is_contained(dims->m, *col) ? ArrayRef<unsigned>(dims->n)
+                                                                  : ArrayRef<unsigned>();
+  for (AffineExpr e : llvm::reverse(out.getResults()))
+    if (auto d = dyn_cast<AffineDimExpr>(e); d && llvm::is_contained(others, d.getPosition())) {
+      loops.row = d.getPosition();
+      break;
+    }
+  if (dims->k.size() == 1)
+    loops.k = dims->k.front();
+  return loops;
+}
+
+//===----------------------------------------------------------------------===//
+// The strategy: one #relax_cpu.tiles per op
+//===----------------------------------------------------------------------===//
+
+/// Below this many output pixels per image, a convolution is one matrix
+/// product over the whole batch: per image, the few columns (a LeNet's
+/// 10x10 output: 100, 6 vectors and a tail) left the register tiles'
+/// loops and the tails most of the time (16 -> 6 channels of 5x5 on 14x14,
+/// batch 64: 3.0 -> 0.9 ms).
+static constexpr int64_t kMergeBatchBelowPixels = 256;
+
+namespace {
+/// The selection being made for one op (the fields of TilesAttr).
+struct TilePlan {
+  SmallVector<int64_t> outer, inner, cacheBlock;
+  bool contraction = false;
+  int64_t splitK = 0;
+  Packing pack = Packing::none;
+  int64_t panelCols = 0;
+
+  /// (Lists of zeros are left out: no loop tiled at that level.)
+  TilesAttr get(MLIRContext *ctx) const {
+    auto orNone = [](ArrayRef<int64_t> sizes) {
+      return llvm::all_of(sizes, [](int64_t s) { return s == 0; }) ? ArrayRef<int64_t>() : sizes;
+    };
+    return TilesAttr::get(ctx, outer, orNone(inner), orNone(cacheBlock), contraction, splitK,
+                          pack, panelCols);
+  }
+};
+
+/// What the contraction strategies read of the op.
+struct Contraction {
+  // (Op interfaces' accessors are not const.)
+  mutable linalg::LinalgOp op;
+  SmallVector<int64_t> ranges;
+  ContractionLoops loops;
+  int64_t lanes;
+  /// Packing copies rewrite linalg.generic ops only.
+  bool packable;
+
+  bool isReduction(unsigned d) const {
+    return linalg::isReductionIterator(op.getIteratorTypesArray()[d]);
+  }
+  int64_t rows() const { return loops.row ? ranges[*loops.row] : 1; }
+};
+} // namespace
+
+static TilePlan packFirst(Packing pack) {
   TilePlan plan;
+  plan.contraction = true;
+  plan.pack = pack;
+  return plan;
+}
+
+/// `a @ b^T` as partial dot products (see relax-cpu-tile): rows x cols of
+/// them, each step loading `rows` vectors of a and `cols` of b for rows *
+/// cols FMAs; `outer` tiles the parallel loops (the sum's tile).
+static TilePlan planDotProducts(const Contraction &c, const CPUTarget &target) {
+  unsigned numLoops = c.op.getNumLoops();
+  TilePlan plan;
+  plan.contraction = true;
+  plan.splitK = c.lanes;
+  plan.outer.assign(numLoops, 1);
+  for (unsigned d = 0; d < numLoops; ++d)
+    if (c.isReduction(d))
+      plan.outer[d] = 0;
+  int64_t cols = chooseVectorTile(c.ranges[c.loops.col], 1, 4);
+  plan.outer[c.loops.col] = cols;
+  if (c.loops.row)
+    plan.outer[*c.loops.row] =
+        std::min(c.rows(), std::max<int64_t>(1, target.accumulatorRegisters / cols));
+  return plan;
+}
+
+/// Whether the register tiles of `c` (`cols` wide) should read a copy of its
+/// transposed lhs (x^T @ g: each step of a row tile reads `rows` elements of
+/// one lhs row, rows a page apart, which share L1 sets): when enough column
+/// tiles read it, they then broadcast from `rows` rows that stay in L1. (Not
+/// when the reduction is walked in cache blocks: 8192x1024^T @ 8192x256 ran
+/// the same with the copy, which held 32 MiB more.)
+static bool wantsRowCopy(const Contraction &c, int64_t cols) {
+  return c.packable && c.loops.row && c.loops.k && c.ranges[c.loops.col] / cols >= kLhsCopyMinColTiles &&
+         c.ranges[*c.loops.k] <= 2 * kCacheBlock && iterations(c.ranges) >= (int64_t(1) << 20) &&
+         stridedLhs(c.op, c.loops.col, *c.loops.row);
+}
+
+/// The panel width for the rhs of `c` (0: none). Long rhs rows: each step of
+/// a tile reads `cols` columns of one rhs row, rows a page or more apart (4
+/// KiB: 1024 floats), which the L1 cache cannot keep (same sets) nor the
+/// prefetcher follow. A copy into (reduction x cols) panels, read once per
+/// panel, makes every row tile stream one contiguous block. The copy (the
+/// whole rhs, out of cache for a large one) pays only when many output rows
+/// reuse each panel. (Copying the row-major lhs transposed was tried as well
+/// and removed: 10% slower on the MLP step, and 64x784x256, 128x1024x1024
+/// slower.)
+static int64_t panelColumns(const Contraction &c, int64_t cols) {
+  if (!c.packable || !c.loops.row || c.rows() < kPanelMinRows ||
+      iterations(c.ranges) < (int64_t(1) << 20))
+    return 0;
+  OpOperand *rhs = panelOperand(c.op, c.loops.col);
+  if (!rhs)
+    return 0;
+  int64_t n = c.ranges[c.loops.col];
+  auto type = cast<ShapedType>(rhs->get().getType());
+  int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  return n > cols && n % cols == 0 && n * bytes >= kPanelRowBytes ? cols : 0;
+}
+
+/// The outer-product register tile: `rows` x `cols` of the output (cols
+/// along its contiguous loop, up to four vectors; rows as many as the
+/// accumulator registers allow), then one rank-1 update per reduction step;
+/// a copy of an input first where the strategies above ask for one, and
+/// cache blocks of a reduction longer than kCacheBlock whose rhs panel
+/// (reduction x cols) would not stay in the L1/L2 cache.
+static TilePlan planOuterProducts(const Contraction &c, const CPUTarget &target) {
+  unsigned numLoops = c.op.getNumLoops();
+  int64_t cols = chooseVectorTile(c.ranges[c.loops.col], c.lanes, 4 * c.lanes);
+  if (wantsRowCopy(c, cols))
+    return packFirst(Packing::rows);
+  TilePlan plan;
+  plan.contraction = true;
   plan.outer.assign(numLoops, 1);
   plan.inner.assign(numLoops, 0);
-
-  // Contractions: a rows x cols register tile of the output, then rank-1
-  // updates along the reduction loops.
-  if (isRegisterContraction(op)) {
-    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    std::optional<unsigned> colDim = innermostDim(out);
-    std::optional<unsigned> rowDim = colDim ? outputRowDim(op, *colDim) : std::nullopt;
-    if (allowPacking && colDim && isDotProductForm(op, *colDim, ranges, lanes) && rowDim &&
-        ranges[*rowDim] >= kPackRows && isa<linalg::GenericOp>(op.getOperation())) {
-      // Many rows: a transposed copy of the strided input (read once per
-      // row tile otherwise) pays for itself; then the outer-product tiles.
-      plan.contraction = true;
-      plan.packColumns = true;
-      return plan;
-    }
-    if (colDim && isDotProductForm(op, *colDim, ranges, lanes)) {
-      // Rows of the output's contiguous loop, each a vector of partial sums
-      // along the reduction (see tileSplitK).
-      plan.contraction = true;
-      plan.splitK = lanes;
-      plan.outer.assign(numLoops, 1);
-      for (unsigned d = 0; d < numLoops; ++d)
-        if (linalg::isReductionIterator(op.getIteratorTypesArray()[d]))
-          plan.outer[d] = 0;
-      // rows x cols partial-sum vectors: each step loads `rows` vectors of a
-      // and `cols` of b for rows * cols FMAs.
-      int64_t cols = chooseVectorTile(ranges[*colDim], 1, 4);
-      plan.outer[*colDim] = cols;
-      if (rowDim)
-        plan.outer[*rowDim] = std::min(ranges[*rowDim], std::max<int64_t>(1, target.accumulatorRegisters / cols));
-      return plan;
-    }
-    if (allowPacking && colDim && rowDim && ranges[*rowDim] >= kStridedCopyMinRows &&
-        isa<linalg::GenericOp>(op.getOperation()) && readsColumnsStrided(op, *colDim)) {
-      // Strided columns not in the dot-product form (a reduction that is
-      // not a multiple of the vector: dz @ w^T with 10 classes): a
-      // transposed copy, read by whole vectors by every row tile, costs
-      // less than gathering each column vector once per row tile.
-      plan.contraction = true;
-      plan.packColumns = true;
-      return plan;
-    }
-    if (colDim) {
-      int64_t cols = chooseVectorTile(ranges[*colDim], lanes, 4 * lanes);
-      int64_t vectors = llvm::divideCeil(cols, lanes);
-      int64_t rows = std::clamp<int64_t>(target.accumulatorRegisters / vectors, 1, 16);
-      for (unsigned d = 0; d < numLoops; ++d) {
-        if (linalg::isReductionIterator(op.getIteratorTypesArray()[d])) {
-          plan.outer[d] = 0;
-          plan.inner[d] = 1;
-        }
-      }
-      plan.outer[*colDim] = cols;
-      if (rowDim)
-        plan.outer[*rowDim] = std::min(rows, ranges[*rowDim]);
-      plan.contraction = true;
-      // A transposed lhs (x^T @ g: each step of a row tile reads `rows`
-      // elements of one lhs row, rows a page apart, which share L1 sets) is
-      // copied with the reduction innermost when enough column tiles read it:
-      // the tiles then broadcast from `rows` rows that stay in L1.
-      // (Not when the reduction is walked in cache blocks: 8192x1024^T @
-      // 8192x256 ran the same with the copy, which held 32 MiB more.)
-      std::optional<unsigned> kDim = reductionDim(op);
-      if (allowPacking && rowDim && kDim && isa<linalg::GenericOp>(op.getOperation()) &&
-          ranges[*colDim] / cols >= kLhsCopyMinColTiles && ranges[*kDim] <= 2 * kCacheBlock &&
-          iterations(ranges) >= (int64_t(1) << 20) && stridedLhs(op, *colDim, *rowDim)) {
-        plan.packRows = true;
-        return plan;
-      }
-      // Long rhs rows: each step of a tile reads `cols` columns of one rhs
-      // row, rows a page or more apart (4 KiB: 1024 floats), which the L1
-      // cache cannot keep (same sets) nor the prefetcher follow. A copy into
-      // (reduction x cols) panels, read once per panel, makes every row tile
-      // stream one contiguous block. The copy (the whole rhs, out of cache
-      // for a large one) pays only when many output rows reuse each panel.
-      // (Copying the row-major lhs transposed was tried as well and removed:
-      // 10% slower on the MLP step, and 64x784x256, 128x1024x1024 slower.)
-      if (allowPacking && rowDim && isa<linalg::GenericOp>(op.getOperation()) &&
-          ranges[*rowDim] >= kPanelMinRows && iterations(ranges) >= (int64_t(1) << 20))
-        if (OpOperand *rhs = panelOperand(op, *colDim)) {
-          int64_t n = ranges[*colDim];
-          auto type = cast<ShapedType>(rhs->get().getType());
-          int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-          if (n > cols && n % cols == 0 && n * bytes >= kPanelRowBytes)
-            plan.panelCols = cols;
-        }
-      // A reduction longer than kCacheBlock is walked in blocks of it when
-      // the rhs panel (reduction x cols) would not stay in the L1/L2 cache.
-      plan.cacheBlock.assign(numLoops, 0);
-      for (unsigned d = 0; d < numLoops; ++d)
-        if (linalg::isReductionIterator(op.getIteratorTypesArray()[d]) &&
-            ranges[d] > 2 * kCacheBlock && ranges[d] % kCacheBlock == 0)
-          plan.cacheBlock[d] = kCacheBlock;
-      return plan;
-    }
+  plan.cacheBlock.assign(numLoops, 0);
+  for (unsigned d = 0; d < numLoops; ++d) {
+    if (!c.isReduction(d))
+      continue;
+    plan.outer[d] = 0;
+    plan.inner[d] = 1;
+    if (c.ranges[d] > 2 * kCacheBlock && c.ranges[d] % kCacheBlock == 0)
+      plan.cacheBlock[d] = kCacheBlock;
   }
+  int64_t vectors = llvm::divideCeil(cols, c.lanes);
+  plan.outer[c.loops.col] = cols;
+  if (c.loops.row)
+    plan.outer[*c.loops.row] =
+        std::min(std::clamp<int64_t>(target.accumulatorRegisters / vectors, 1, 16), c.rows());
+  if (int64_t panels = panelColumns(c, cols)) {
+    plan.pack = Packing::panels;
+    plan.panelCols = panels;
+  }
+  return plan;
+}
 
-  // A transposing copy (an input whose innermost loop is not the output's:
-  // a transpose that a packing step or the program materializes): square
-  // tiles of a vector's lanes (at most kTransposeTile), each read as rows of
-  // the input, transposed in registers (shuffles) and written as rows of the
-  // output, instead of rows gathered or scattered one element at a time.
+/// A register contraction's strategy (see relax-cpu-tile).
+static TilePlan planContraction(const Contraction &c, const CPUTarget &target) {
+  if (isDotProductForm(c.op, c.loops.col, c.ranges, c.lanes)) {
+    // Many rows: a transposed copy of the strided input (read once per row
+    // tile otherwise) pays for itself; then the outer-product tiles.
+    if (c.packable && c.loops.row && c.rows() >= kPackRows)
+      return packFirst(Packing::columns);
+    return planDotProducts(c, target);
+  }
+  // Strided columns not in the dot-product form (a reduction that is not a
+  // multiple of the vector: dz @ w^T with 10 classes): a transposed copy,
+  // read by whole vectors by every row tile, costs less than gathering each
+  // column vector once per row tile.
+  if (c.packable && c.loops.row && c.rows() >= kStridedCopyMinRows &&
+      readsColumnsStrided(c.op, c.loops.col))
+    return packFirst(Packing::columns);
+  return planOuterProducts(c, target);
+}
+
+/// Everything that is not a contraction. A transposing copy (an input whose
+/// innermost loop is not the output's: a transpose that a packing step or the
+/// program materializes): square tiles of a vector's lanes (at most
+/// kTransposeTile), each read as rows of the input, transposed in registers
+/// (shuffles) and written as rows of the output, instead of rows gathered or
+/// scattered one element at a time. Else rows of the largest operand's
+/// innermost dimension, up to eight vectors.
+static TilePlan planRows(linalg::LinalgOp op, ArrayRef<int64_t> ranges, int64_t lanes) {
+  TilePlan plan;
+  plan.outer.assign(op.getNumLoops(), 1);
   int64_t square = std::min<int64_t>(lanes, kTransposeTile);
   if (std::optional<std::pair<unsigned, unsigned>> dims = transposedDims(op, ranges, square)) {
     plan.outer[dims->first] = square;
     plan.outer[dims->second] = square;
     return plan;
   }
-
-  // Everything else: rows of the largest operand's innermost dimension.
   OpOperand *largest = nullptr;
   int64_t largestSize = -1;
   for (OpOperand &operand : op->getOpOperands()) {
@@ -471,8 +530,54 @@ std::optional<TilePlan> mlir::relax::planCPUTiles(linalg::LinalgOp op,
   }
   std::optional<unsigned> vecDim =
       largest ? innermostDim(op.getMatchingIndexingMap(largest)) : std::nullopt;
-  unsigned dim = vecDim.value_or(numLoops - 1);
+  unsigned dim = vecDim.value_or(op.getNumLoops() - 1);
   plan.outer[dim] = chooseVectorTile(ranges[dim], lanes, 8 * lanes);
   return plan;
 }
 
+/// A float convolution with static shapes as the product of its filter with
+/// its patches (relax-cpu-pack): per image, or for the whole batch below
+/// kMergeBatchBelowPixels output pixels.
+static TilesAttr selectConvolution(linalg::Conv2DNchwFchwOp conv) {
+  auto x = cast<RankedTensorType>(conv.getInputs()[0].getType());
+  auto w = cast<RankedTensorType>(conv.getInputs()[1].getType());
+  auto out = cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  Type elt = out.getElementType();
+  if (!isa<FloatType>(elt) || x.getElementType() != elt || w.getElementType() != elt ||
+      !x.hasStaticShape() || !w.hasStaticShape() || !out.hasStaticShape())
+    return nullptr;
+  bool merge = x.getDimSize(0) > 1 && out.getDimSize(2) * out.getDimSize(3) < kMergeBatchBelowPixels;
+  TilePlan plan;
+  plan.pack = merge ? Packing::im2col_batch : Packing::im2col_image;
+  return plan.get(conv.getContext());
+}
+
+TilesAttr mlir::relax::selectCPUTiles(linalg::LinalgOp op, const CPUTarget &target,
+                                      bool allowPacking) {
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() || op.getNumLoops() == 0)
+    return nullptr;
+  if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))
+    return allowPacking ? selectConvolution(conv) : nullptr;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, [](int64_t r) { return r <= 0; }) || !isVectorizable(op))
+    return nullptr;
+  Type element = widestElement(op);
+  if (!element)
+    return nullptr;
+  int64_t lanes = target.lanes(element);
+  if (isRegisterContraction(op))
+    if (std::optional<ContractionLoops> loops = contractionLoops(op)) {
+      Contraction c{op, ranges, *loops, lanes,
+                    allowPacking && isa<linalg::GenericOp>(op.getOperation())};
+      return planContraction(c, target).get(op->getContext());
+    }
+  return planRows(op, ranges, lanes).get(op->getContext());
+}
+
+void mlir::relax::selectAllCPUTiles(Operation *root, const CPUTarget &target) {
+  root->walk([&](linalg::LinalgOp op) {
+    if (!getTiles(op))
+      if (TilesAttr tiles = selectCPUTiles(op, target))
+        op->setAttr(RelaxCPUDialect::kTilesAttrName, tiles);
+  });
+}

@@ -1,12 +1,14 @@
 //===- TilePlan.h - the CPU schedule's target and tile plans ----*- C++ -*-===//
 //
-// Internal to the CPU passes: what the target is (`CPUTarget`), the tile
-// plan of one linalg op (`planCPUTiles`, the one place that knows the
-// target), and the predicates and constants the passes share.
+// Internal to the CPU passes: what the target is (`CPUTarget`), the strategy
+// for one linalg op (`selectCPUTiles`, the one place that knows the target
+// and chooses), and the predicates and constants the passes share.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RELAX_MLIR_LIB_CODEGEN_CPU_TILEPLAN_H
 #define RELAX_MLIR_LIB_CODEGEN_CPU_TILEPLAN_H
+
+#include "relax-mlir/CodeGen/CPUDialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -27,41 +29,17 @@ struct CPUTarget {
   int64_t lanes(Type elementType) const;
 };
 
-/// Tile sizes for one linalg op (one entry per loop; 0 = not tiled).
-struct TilePlan {
-  /// First level: parallel loops (and, for non-contractions, reductions).
-  SmallVector<int64_t> outer;
-  /// Second level, applied to the tile: the reduction loops of a contraction.
-  SmallVector<int64_t> inner;
-  /// Before both (empty or all 0: none): cache blocks of a contraction's
-  /// reduction loops.
-  SmallVector<int64_t> cacheBlock;
-  /// Whether the op is a contraction whose output fill is fused into its tile.
-  bool contraction = false;
-  /// A contraction whose output's contiguous loop is strided in its input
-  /// while both inputs are contiguous along the reduction (`a @ b^T`): it is
-  /// computed as `splitK`-wide partial dot products instead (see
-  /// relax-cpu-tile); 0 when not.
-  int64_t splitK = 0;
-  /// The same form with many output rows: the strided input is copied
-  /// transposed first, then the op is tiled as an ordinary contraction.
-  bool packColumns = false;
-  /// A contraction whose lhs is read with its rows contiguous and its
-  /// reduction steps far apart (`x^T @ g`): the lhs is copied with the
-  /// reduction innermost first, then the op planned again.
-  bool packRows = false;
-  /// A contraction whose rhs rows (the output's contiguous loop) are long:
-  /// the rhs is copied into panels of this many columns, each panel one
-  /// contiguous (reduction x columns) block, and the op planned again; 0 when
-  /// not.
-  int64_t panelCols = 0;
-};
+/// The CPU schedule's strategy for `op` on `target`: its #relax_cpu.tiles
+/// (tile sizes, packing, split-K; see CPUAttrs.td), or null when the op is
+/// not transformed (dynamic shapes, not vectorizable, nothing to gain).
+/// Without `allowPacking`, a selection that would copy an input first (or
+/// rewrite a convolution) is not made.
+cpu::TilesAttr selectCPUTiles(linalg::LinalgOp op, const CPUTarget &target,
+                              bool allowPacking = true);
 
-/// The register-level tile plan of `op` for `target`, or nothing when the op
-/// is not tiled (dynamic shapes, not vectorizable, nothing to gain). Without
-/// `allowPacking`, a plan that would copy an input first is not made.
-std::optional<TilePlan> planCPUTiles(linalg::LinalgOp op, const CPUTarget &target,
-                                     bool allowPacking = true);
+/// Puts selectCPUTiles's attribute on every linalg op under `root` that has
+/// none (relax-cpu-select-tiles, and relax-cpu-pack for the ops it makes).
+void selectAllCPUTiles(Operation *root, const CPUTarget &target);
 
 /// The attribute that relax-cpu-tile puts on the tile loops whose iterations
 /// may run on separate threads (relax-cpu-parallelize makes them scf.parallel).
@@ -106,11 +84,21 @@ std::optional<unsigned> innermostDim(AffineMap map);
 /// The size of an iteration space (the product of its loop ranges).
 int64_t iterations(ArrayRef<int64_t> ranges);
 
-/// The register tile's row loop of contraction `op` whose output's contiguous
-/// loop is `colDim`: the innermost other loop of the output that the inputs
-/// reading `colDim` do not read (`m` of `(m, n)`, also when the output is
-/// split into column panels `(m, nb, n)`).
-std::optional<unsigned> outputRowDim(linalg::LinalgOp op, unsigned colDim);
+/// The loops a contraction's register tile is built on (see
+/// contractionLoops).
+struct ContractionLoops {
+  /// The output's contiguous loop: the tile's columns.
+  unsigned col = 0;
+  /// The innermost output loop of the other operand: the tile's rows.
+  std::optional<unsigned> row;
+  /// The reduction loop, when there is one only.
+  std::optional<unsigned> k;
+};
+
+/// The loops of contraction `op`, from upstream's inferContractionDims:
+/// `col` is the output's contiguous loop, `row` the innermost output loop
+/// among the m loops when `col` is an n loop (and the other way round).
+std::optional<ContractionLoops> contractionLoops(linalg::LinalgOp op);
 
 /// The input of contraction `op` that a column panel copy would take: the
 /// only one reading the output's contiguous loop `colDim`, read contiguously

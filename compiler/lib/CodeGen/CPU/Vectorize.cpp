@@ -64,7 +64,11 @@ struct CPUVectorizePass : relax::impl::CPUVectorizePassBase<CPUVectorizePass> {
     rewriter.setListener(&recorder);
     SmallVector<Operation *> contractionOps;
     for (linalg::LinalgOp op : candidates) {
-      recorder.ops = isRegisterContraction(op) ? &contractionOps : nullptr;
+      // (The tiles say so; the ops the tiling made have none: block sums,
+      // fills, partial dot products.)
+      TilesAttr tiles = getTiles(op);
+      bool contraction = tiles ? tiles.getContraction() : isRegisterContraction(op);
+      recorder.ops = contraction ? &contractionOps : nullptr;
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::VectorizationResult> result = linalg::vectorize(rewriter, op, {}, {}, /*vectorizeNDExtract=*/true);
       if (succeeded(result))
