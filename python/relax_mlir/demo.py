@@ -12,10 +12,11 @@ accuracy curves are written to a PNG.
 from __future__ import annotations
 
 import argparse
-import os
+import importlib.util
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -71,11 +72,8 @@ def make_loss(model: Callable[..., Any]) -> Callable[..., Any]:
 
 def load_digits(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Standardized 1x8x8 float32 images and int64 labels, 80/20 split."""
-    try:
-        from sklearn.datasets import load_digits as sklearn_digits
-    except ImportError:
-        sys.exit("the demo needs scikit-learn for its data set: run `make demo` (which "
-                 "installs it) or `pip install scikit-learn`")
+    from sklearn.datasets import load_digits as sklearn_digits
+
     digits = sklearn_digits()
     x = digits.images.astype(np.float32)[:, None]
     y = digits.target.astype(np.int64)
@@ -125,7 +123,7 @@ def write_plot(history: dict[str, dict[str, list[float]]], path: str) -> str:
         ax.legend()
     fig.suptitle("relax-mlir on scikit-learn digits")
     fig.tight_layout()
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    Path(path).resolve().parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
@@ -208,6 +206,27 @@ def train(name: str, args: argparse.Namespace, data: tuple[np.ndarray, ...]
     return history, history["accuracy"][-1]
 
 
+# (module, what pip installs) of the demo's own dependencies: the data set and
+# the plot.
+DEMO_PACKAGES = (("sklearn", "scikit-learn"), ("matplotlib", "matplotlib"))
+
+
+def missing_packages() -> list[str]:
+    """The demo's dependencies this Python lacks (pip's names)."""
+    return [name for module, name in DEMO_PACKAGES if importlib.util.find_spec(module) is None]
+
+
+def default_plot() -> str:
+    """Where the plot goes without `--out`: `build/demo/training.png` of the
+    repository this package was built from (what `make demo` runs), else
+    `~/relax-mlir-demo/training.png`; never relative to the working
+    directory."""
+    root = Path(__file__).resolve().parents[2]  # (the build tree links to python/)
+    if (root / "pyproject.toml").is_file() and (root / "compiler").is_dir():
+        return str(root / "build" / "demo" / "training.png")
+    return str(Path.home() / "relax-mlir-demo" / "training.png")
+
+
 def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--models", default="mlp,cnn", help="comma-separated: mlp, cnn")
@@ -215,9 +234,18 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--lr", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--plot", default=os.path.join("build", "demo", "training.png"),
-                        help="where to write the loss/accuracy plot (PNG)")
+    parser.add_argument("--out", "--plot", dest="plot", default=None,
+                        help="where to write the loss/accuracy plot (PNG; default: "
+                             "build/demo/training.png in the repository, else "
+                             "~/relax-mlir-demo/training.png)")
     args = parser.parse_args(argv)
+    missing = missing_packages()
+    if missing:
+        sys.exit(f"the demo needs {' and '.join(missing)} (its data set and its plot): "
+                 f"pip install 'relax-mlir[demo]' (in the repository, `make demo` installs "
+                 f"them)")
+    if args.plot is None:
+        args.plot = default_plot()
     names = [m.strip() for m in args.models.split(",") if m.strip()]
     for n in names:
         if n not in MODELS:

@@ -1,5 +1,6 @@
 //===- relax-opt.cpp - the relax-mlir optimizer driver --------------------===//
 
+#include "RelaxVersion.h"
 #include "relax-mlir/InitAll.h"
 #include "relax-mlir/Nesting.h"
 
@@ -9,6 +10,7 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,6 +22,9 @@ int main(int argc, char **argv) {
   mlir::relax::registerAllDialects(registry);
   mlir::registerAllPasses();
   mlir::relax::registerAllPasses();
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "relax-mlir version " RELAX_MLIR_VERSION " (commit " RELAX_MLIR_COMMIT ")\n";
+  });
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "relax-opt: the relax-mlir optimizer and lowering driver\n", registry);
 
