@@ -81,6 +81,51 @@ def GradientPass : Pass<"gradient", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::relax::RelaxDialect", "::mlir::arith::ArithDialect"];
 }
 
+def VmapPass : Pass<"vmap", "::mlir::ModuleOp"> {
+  let summary = "Batching (JAX's vmap) of functions";
+  let description = [{
+    Adds `@<func>_vmap`: `@<func>` over a batch of `batch-size` examples. The
+    parameters listed in `batched` get a new leading dimension of that size
+    (a tuple parameter: each field); the others are the same for every
+    example. Each op that reads a batched value states its batching rule
+    through `BatchingOpInterface`; ops that read none stay as they are and
+    run once for the whole batch. The result is batched (leading dimension
+    `batch-size`; an unbatched one is broadcast); several results become one
+    tuple. Calls to functions with a body are inlined first, so the batched
+    function of a gradient (`vmap` of `grad`) or the gradient of a batched
+    function both work; the result is one relax function that the other
+    passes take like any other.
+
+    ```mlir
+    func.func @main(%x: tensor<3xf32>, %w: tensor<3x2xf32>) -> tensor<2xf32> {
+      %r = relax.dataflow -> (tensor<2xf32>) {
+        %y = relax.matmul %x, %w : tensor<3xf32>, tensor<3x2xf32> -> tensor<2xf32>
+        relax.output %y : tensor<2xf32>
+      }
+      return %r : tensor<2xf32>
+    }
+    ```
+    ==> `relax-opt --vmap="func=main batch-size=8 batched=0"` adds
+    `@main_vmap(%x: tensor<8x3xf32>, %w: tensor<3x2xf32>) -> tensor<8x2xf32>`,
+    one matmul of the batch (a row of it per example).
+
+    Errors (unknown function or parameter, ops without a batching rule, all
+    of them reported at the op) are diagnostics; the pass then fails and adds
+    nothing.
+  }];
+  let options = [
+    ListOption<"funcNames", "func", "std::string",
+               "Names of the functions to batch (default: main); each gets its "
+               "own @<name>_vmap">,
+    ListOption<"batchedParams", "batched", "int64_t",
+               "Indices of the parameters that carry the batch (a leading "
+               "dimension); the others are shared by every example">,
+    Option<"batchSize", "batch-size", "int64_t", /*default=*/"1",
+           "The number of examples (the new leading dimension)">,
+  ];
+  let dependentDialects = ["::mlir::relax::RelaxDialect", "::mlir::arith::ArithDialect"];
+}
+
 def JvpPass : Pass<"jvp", "::mlir::ModuleOp"> {
   let summary = "Forward-mode automatic differentiation of functions";
   let description = [{

@@ -1,7 +1,8 @@
-//===- RelaxInterfaces.td - Gradient op interface ----------*- tablegen -*-===//
+//===- RelaxInterfaces.td - Gradient and batching op interfaces -*- tablegen -*-===//
 //
-// The interface through which each op states its derivative in both modes:
-// its vector-Jacobian product (reverse) and Jacobian-vector product (forward).
+// The interfaces through which each op states its derivative in both modes
+// (its vector-Jacobian product, reverse, and Jacobian-vector product,
+// forward) and its batching rule (vmap).
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,6 +96,32 @@ def Relax_RegionGradientOpInterface : OpInterface<"RegionGradientOpInterface"> {
       (ins "::mlir::OpBuilder &":$builder, "::mlir::ValueRange":$operandTangents,
            "::llvm::MutableArrayRef<::mlir::Value>":$resultTangents,
            "::mlir::relax::PushforwardBuilder &":$pushforwards)>
+  ];
+}
+
+def Relax_BatchingOpInterface : OpInterface<"BatchingOpInterface"> {
+  let cppNamespace = "::mlir::relax";
+  let description = [{
+    An op that implements this interface knows its batching rule (JAX's
+    `vmap`): how to compute a batch of its per-example results at once. The
+    `vmap` pass calls it for every op that reads a batched value; it knows no
+    op by name. A batched value carries the batch as a new leading dimension
+    of `batchSize`; an unbatched value is the same for every example.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Builds the batched op(s) at the builder's insertion point.
+        `operands` are the op's operands in the batched program: those with
+        `batched[i]` set have the leading batch dimension (at least one is),
+        the others are as in the op. The rule sets every `results[i]`
+        (pre-sized to the number of results) to a value of result `i`'s type
+        with a leading dimension of `batchSize` (a tuple: each element so).
+        Returns failure (after emitting a diagnostic) when no rule applies.
+      }],
+      "::llvm::LogicalResult", "buildBatched",
+      (ins "::mlir::OpBuilder &":$builder, "int64_t":$batchSize,
+           "::mlir::ValueRange":$operands, "::llvm::ArrayRef<bool>":$batched,
+           "::llvm::MutableArrayRef<::mlir::Value>":$results)>
   ];
 }
 

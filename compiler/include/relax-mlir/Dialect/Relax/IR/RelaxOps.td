@@ -26,6 +26,9 @@ defvar Relax_Differentiable =
 defvar Relax_LinearDifferentiable =
     TraitList<[DeclareOpInterfaceMethods<Relax_GradientOpInterface>, Relax_Linear]>;
 
+// Ops with a batching rule (vmap) list this (rules in batching/*.cpp).
+defvar Relax_Batchable = DeclareOpInterfaceMethods<Relax_BatchingOpInterface>;
+
 include "relax-mlir/Dialect/Relax/IR/ops/StructureOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/ElementwiseOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/ComparisonOps.td"

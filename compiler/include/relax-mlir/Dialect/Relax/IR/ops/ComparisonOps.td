@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 class Relax_CompareOp<string mnemonic, string formula>
-    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Batchable]> {
   let summary = "Elementwise comparison " # formula # " with numpy broadcasting";
   let description = "Computes `" # formula # "` elementwise into an i1 tensor of the "
     "broadcast shape (i1 operands compare as 0 < 1). Comparisons have no "

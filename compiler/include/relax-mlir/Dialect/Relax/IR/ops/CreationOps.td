@@ -40,7 +40,8 @@ def Relax_FullOp : Relax_Op<"full", [Pure, Relax_LinearDifferentiable]> {
 }
 
 class Relax_FillLikeOp<string mnemonic, string value>
-    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable]> {
+    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable,
+                          Relax_Batchable]> {
   let summary = "A tensor of " # value # "s of the operand's type";
   let description = "Only the operand's type is read; its gradient is zero.\n\n"
     "```mlir\n%z = relax." # mnemonic # " %x : tensor<4x3xf32>\n```";
@@ -52,7 +53,7 @@ class Relax_FillLikeOp<string mnemonic, string value>
 def Relax_ZerosLikeOp : Relax_FillLikeOp<"zeros_like", "zero">;
 def Relax_OnesLikeOp : Relax_FillLikeOp<"ones_like", "one">;
 
-def Relax_FullLikeOp : Relax_Op<"full_like", [Pure, Relax_Differentiable,
+def Relax_FullLikeOp : Relax_Op<"full_like", [Pure, Relax_Differentiable, Relax_Batchable,
                                               AllTypesMatch<["x", "result"]>,
                                               AllElementTypesMatch<["x", "value"]>]> {
   let summary = "A tensor of the operand's type filled with a 0-d value";

@@ -18,7 +18,7 @@
 // is diagonal, its own transpose, so the one body is both rules: the VJP with
 // `g` the result's adjoint, the JVP with `g` the operand's tangent.
 class Relax_UnaryOp<string mnemonic, Type type, string formula, code vjp>
-    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable]> {
+    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable, Relax_Batchable]> {
   let summary = "Elementwise " # formula;
   let description = "Computes `" # formula # "` for each element.\n\n"
     "```mlir\n%y = relax." # mnemonic # " %x : tensor<4x3xf32>\n```";
@@ -131,7 +131,7 @@ def Relax_ClipOp : Relax_UnaryOp<"clip", Relax_NumericTensor, "min(max(x, min), 
   let hasVerifier = 1;
 }
 
-def Relax_AstypeOp : Relax_Op<"astype", [Pure, Relax_LinearDifferentiable]> {
+def Relax_AstypeOp : Relax_Op<"astype", [Pure, Relax_LinearDifferentiable, Relax_Batchable]> {
   let summary = "Elementwise conversion to the result type's element type";
   let description = [{
     Converts each element as numpy's `astype` does: floats round to nearest,
@@ -164,7 +164,7 @@ def Relax_AstypeOp : Relax_Op<"astype", [Pure, Relax_LinearDifferentiable]> {
 // operand's tangent and adds the two, broadcast to the result.
 class Relax_BroadcastBinaryOp<string mnemonic, string formula, code lhsVjp, code rhsVjp,
                               Type type = Relax_NumericTensor>
-    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Differentiable, Relax_Batchable]> {
   let summary = "Elementwise " # formula # " with numpy broadcasting";
   let description = "Computes `" # formula # "` elementwise. Both operands have one "
     "element type; the result shape is their numpy broadcast shape.\n\n"
@@ -263,7 +263,8 @@ def Relax_MinimumOp : Relax_BroadcastBinaryOp<"minimum", "min(a, b)",
     [{ return where(b, loc, LessEqualOp::create(b, loc, lhs, rhs),
                     scalarLike(b, loc, g, 0.0), g); }]>;
 
-def Relax_WhereOp : Relax_Op<"where", [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+def Relax_WhereOp : Relax_Op<"where", [Pure, InferTypeOpAdaptor, Relax_Differentiable,
+                                       Relax_Batchable]> {
   let summary = "Elementwise select with numpy broadcasting";
   let description = [{
     Picks `a` where `cond` is true and `b` elsewhere; all three broadcast.

@@ -11,7 +11,8 @@
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def Relax_MatmulOp : Relax_Op<"matmul", [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+def Relax_MatmulOp : Relax_Op<"matmul", [Pure, InferTypeOpAdaptor, Relax_Differentiable,
+                                         Relax_Batchable]> {
   let summary = "Matrix product with np.matmul semantics";
   let description = [{
     `a` is (..., n, k) and `b` is (..., k, m); the batch dims broadcast. A 1-D

@@ -12,7 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 class Relax_SoftmaxLikeOp<string mnemonic, string formula>
-    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable]> {
+    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_Differentiable,
+                          Relax_Batchable]> {
   let summary = "The " # mnemonic # " along an axis";
   let description = "Computes `" # formula # "` along `axis` (default -1). The "
     "maximum along the axis is subtracted first, so inputs of any finite "

@@ -13,7 +13,7 @@
 
 class Relax_ReductionOp<string mnemonic, Type type, string what,
                         Trait derivative = Relax_Differentiable>
-    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, derivative]> {
+    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, derivative, Relax_Batchable]> {
   let summary = what # " over axes";
   let description = "Reduces `x` by " # what # " over `axis` (all axes when absent; "
     "negative axes count from the end). With `keepdims` the reduced axes stay as "
@@ -65,7 +65,7 @@ def Relax_MinOp : Relax_ReductionOp<"min", Relax_NumericTensor, "the minimum (Na
 }
 def Relax_ProdOp : Relax_ReductionOp<"prod", Relax_NumericTensor, "the product">;
 
-def Relax_CumsumOp : Relax_Op<"cumsum", [Pure, SameOperandsAndResultType,
+def Relax_CumsumOp : Relax_Op<"cumsum", [Pure, SameOperandsAndResultType, Relax_Batchable,
                                          Relax_LinearDifferentiable]> {
   let summary = "Inclusive cumulative sum along an axis";
   let description = [{

@@ -12,7 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 def Relax_PermuteDimsOp : Relax_Op<"permute_dims", [Pure, InferTypeOpAdaptor,
-                                                    Relax_LinearDifferentiable]> {
+                                                    Relax_LinearDifferentiable,
+                                                    Relax_Batchable]> {
   let summary = "Permutes the axes of a tensor";
   let description = [{
     Result axis `i` is operand axis `axes[i]`; without `axes` the axes are
@@ -34,7 +35,7 @@ def Relax_PermuteDimsOp : Relax_Op<"permute_dims", [Pure, InferTypeOpAdaptor,
 }
 
 class Relax_ShapeOp<string mnemonic, string what, string example>
-    : Relax_Op<mnemonic, [Pure, Relax_LinearDifferentiable]> {
+    : Relax_Op<mnemonic, [Pure, Relax_LinearDifferentiable, Relax_Batchable]> {
   let summary = what;
   let arguments = (ins Relax_Tensor:$x);
   let results = (outs Relax_Tensor:$result);
@@ -58,7 +59,8 @@ def Relax_CollapseSumToOp : Relax_ShapeOp<"collapse_sum_to",
 // Linear unless `derivative` says otherwise (pad, whose fill value is a constant).
 class Relax_InferredShapeOp<string mnemonic, list<Trait> traits = [],
                             Trait derivative = Relax_LinearDifferentiable>
-    : Relax_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor, derivative], traits)> {
+    : Relax_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor, derivative, Relax_Batchable],
+                                     traits)> {
   let results = (outs Relax_Tensor:$result);
   let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
 }
@@ -99,7 +101,8 @@ def Relax_FlattenOp : Relax_InferredShapeOp<"flatten"> {
   let arguments = (ins Relax_Tensor:$x);
 }
 
-def Relax_ConcatOp : Relax_Op<"concat", [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable]> {
+def Relax_ConcatOp : Relax_Op<"concat", [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable,
+                                         Relax_Batchable]> {
   let summary = "Joins tensors along an axis";
   let description = [{
     All operands have one element type and rank and agree on every axis but
@@ -146,7 +149,8 @@ def Relax_SplitOp : Relax_Op<"split", [Pure, InferTypeOpAdaptor, Relax_LinearDif
   }];
 }
 
-def Relax_TakeOp : Relax_Op<"take", [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable]> {
+def Relax_TakeOp : Relax_Op<"take", [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable,
+                                     Relax_Batchable]> {
   let summary = "Gathers elements along an axis by integer indices";
   let description = [{
     As `np.take(x, indices, axis)`: the result shape is
@@ -246,7 +250,8 @@ def Relax_PadOp : Relax_InferredShapeOp<"pad", [], Relax_Differentiable> {
 }
 
 class Relax_TriangleOp<string mnemonic, string which, string cond>
-    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_LinearDifferentiable]> {
+    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_LinearDifferentiable,
+                          Relax_Batchable]> {
   let summary = "The " # which # " triangle of the last two axes";
   let description = "Keeps the elements at row i, column j with `" # cond # "` and "
     "zeroes the rest, on the last two axes (np." # mnemonic # ").\n\n"

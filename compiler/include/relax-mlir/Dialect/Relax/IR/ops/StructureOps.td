@@ -48,7 +48,8 @@ def Relax_OutputOp : Relax_Op<"output", [Pure, Terminator, ReturnLike,
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
 }
 
-def Relax_TupleOp : Relax_Op<"tuple", [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+def Relax_TupleOp : Relax_Op<"tuple", [Pure, InferTypeOpAdaptor, Relax_Differentiable,
+                                       Relax_Batchable]> {
   let summary = "Builds a tuple from values";
   let description = [{
     The result is a builtin `tuple<...>` of the operand types (nesting allowed).
@@ -62,7 +63,7 @@ def Relax_TupleOp : Relax_Op<"tuple", [Pure, InferTypeOpAdaptor, Relax_Different
   let assemblyFormat = "`(` ($fields^ `:` type($fields))? `)` attr-dict";
 }
 
-def Relax_TupleGetItemOp : Relax_Op<"tuple_get_item", [Pure, InferTypeOpAdaptor,
+def Relax_TupleGetItemOp : Relax_Op<"tuple_get_item", [Pure, InferTypeOpAdaptor, Relax_Batchable,
                                                        Relax_LinearDifferentiable]> {
   let summary = "Reads one field of a tuple";
   let description = [{
@@ -148,7 +149,7 @@ def Relax_CallWithRulesOp : Relax_Op<"call_with_rules", [
 //===----------------------------------------------------------------------===//
 
 def Relax_StopGradientOp : Relax_Op<"stop_gradient",
-    [Pure, SameOperandsAndResultType, Relax_StopsDerivatives]> {
+    [Pure, SameOperandsAndResultType, Relax_StopsDerivatives, Relax_Batchable]> {
   let summary = "Identity whose derivative is zero";
   let description = [{
     Returns its operand; the gradient and jvp passes treat the result as a

@@ -1,0 +1,43 @@
+//===- BatchingUtils.h - helpers of the batching rules ----------*- C++ -*-===//
+//
+// What the batching rules (batching/*.cpp, BatchingOpInterface) share: the
+// batched form of a type (a leading batch dimension), an op created anew over
+// batched operands, and the moves that line a batched operand up with
+// unbatched ones.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RELAX_MLIR_DIALECT_RELAX_IR_BATCHINGUTILS_H
+#define RELAX_MLIR_DIALECT_RELAX_IR_BATCHINGUTILS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Operation.h"
+
+namespace mlir::relax {
+/// `type` with a leading dimension of `n` (a tuple: each element so).
+Type batchedType(Type type, int64_t n);
+
+/// `op` created anew at `b` over `operands` with `attrs`, each result of its
+/// batched type.
+Operation *createBatched(OpBuilder &b, Operation *op, ValueRange operands,
+                         ArrayRef<NamedAttribute> attrs, int64_t n);
+
+/// Batched `v` (n, s...) with unit dimensions after the batch so that its
+/// example has rank `rank`: (n, 1, ..., 1, s...), which numpy broadcasting
+/// then lines up with unbatched operands of that rank.
+Value padExample(OpBuilder &b, Location loc, Value v, int64_t rank);
+
+/// Unbatched `v` broadcast to a batch of `n` equal examples (a tuple: each
+/// element).
+Value broadcastBatch(OpBuilder &b, Location loc, Value v, int64_t n);
+
+/// `axis` of an example of rank `rank` (negative counts from the end) as an
+/// axis of the batched value.
+int64_t batchedAxis(int64_t axis, int64_t rank);
+
+/// The rule of an elementwise op (numpy broadcasting of its operands, its
+/// attributes kept): the batched operands padded to the example's rank.
+LogicalResult batchElementwise(Operation *op, OpBuilder &b, int64_t n, ValueRange operands,
+                               ArrayRef<bool> batched, MutableArrayRef<Value> results);
+} // namespace mlir::relax
+
+#endif // RELAX_MLIR_DIALECT_RELAX_IR_BATCHINGUTILS_H

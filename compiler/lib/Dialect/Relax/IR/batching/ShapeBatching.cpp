@@ -1,0 +1,188 @@
+//===- ShapeBatching.cpp - batching rules of shape and structure ops ------===//
+//
+// Shape ops move their axes past the batch dimension (or take the batched
+// result shape); take reads a batch of data at unbatched indices; tuples
+// hold batched fields.
+//
+//===----------------------------------------------------------------------===//
+
+#include "relax-mlir/Dialect/Relax/IR/BatchingUtils.h"
+#include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
+#include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
+
+using namespace mlir;
+using namespace mlir::relax;
+
+/// `op` over `operands` with its array attribute `name` replaced by `value`.
+static Value withArray(OpBuilder &b, Operation *op, ValueRange operands, int64_t n,
+                       StringRef name, ArrayRef<int64_t> value) {
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : op->getAttrs())
+    if (attr.getName() != name)
+      attrs.push_back(attr);
+  attrs.push_back(b.getNamedAttr(name, b.getDenseI64ArrayAttr(value)));
+  return createBatched(b, op, operands, attrs, n)->getResult(0);
+}
+
+/// The batched axes of example `axes` (of rank `rank`).
+static SmallVector<int64_t> batchedAxes(ArrayRef<int64_t> axes, int64_t rank) {
+  return llvm::map_to_vector(axes, [&](int64_t a) { return batchedAxis(a, rank); });
+}
+
+LogicalResult PermuteDimsOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                          ArrayRef<bool>, MutableArrayRef<Value> results) {
+  SmallVector<int64_t> perm{0};
+  for (int64_t p : getPermutation())
+    perm.push_back(p + 1);
+  results[0] = withArray(b, *this, operands, n, getAxesAttrName(), perm);
+  return success();
+}
+
+/// reshape and the ops that take their shape from the result type.
+LogicalResult ReshapeOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                      ArrayRef<bool>, MutableArrayRef<Value> results) {
+  results[0] = createBatched(b, *this, operands, {}, n)->getResult(0);
+  return success();
+}
+
+LogicalResult BroadcastToOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                          ArrayRef<bool>, MutableArrayRef<Value> results) {
+  Value x = padExample(b, getLoc(), operands[0], getType().getRank());
+  results[0] = broadcastToType(b, getLoc(), x, batchedType(getType(), n));
+  return success();
+}
+
+/// The leading example axes that the target lacks are summed first, so that
+/// the batch axis lines up.
+LogicalResult CollapseSumToOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                            ArrayRef<bool>, MutableArrayRef<Value> results) {
+  int64_t lead = getX().getType().getRank() - getType().getRank();
+  SmallVector<int64_t> axes;
+  for (int64_t a = 1; a <= lead; ++a)
+    axes.push_back(a);
+  Value x = vjp::sumOver(b, getLoc(), operands[0], axes, /*keepdims=*/false);
+  results[0] = sumToType(b, getLoc(), x, batchedType(getType(), n));
+  return success();
+}
+
+LogicalResult ExpandDimsOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                         ArrayRef<bool>, MutableArrayRef<Value> results) {
+  results[0] = withArray(b, *this, operands, n, getAxisAttrName(),
+                         batchedAxes(getAxis(), getType().getRank()));
+  return success();
+}
+
+/// Absent axes (every unit axis of the example) are named: the batch may be 1.
+LogicalResult SqueezeOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                      ArrayRef<bool>, MutableArrayRef<Value> results) {
+  RankedTensorType x = getX().getType();
+  SmallVector<int64_t> axes;
+  if (std::optional<ArrayRef<int64_t>> given = getAxis())
+    axes = batchedAxes(*given, x.getRank());
+  else
+    for (int64_t a = 0; a < x.getRank(); ++a)
+      if (x.getDimSize(a) == 1)
+        axes.push_back(a + 1);
+  results[0] = withArray(b, *this, operands, n, getAxisAttrName(), axes);
+  return success();
+}
+
+/// Each example flattened: a reshape to (n, size).
+LogicalResult FlattenOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                      ArrayRef<bool>, MutableArrayRef<Value> results) {
+  results[0] = vjp::reshapeTo(b, getLoc(), operands[0], {n, getType().getDimSize(0)});
+  return success();
+}
+
+LogicalResult StridedSliceOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                           ArrayRef<bool>, MutableArrayRef<Value> results) {
+  results[0] = withArray(b, *this, operands, n, getAxesAttrName(),
+                         batchedAxes(getAxes(), getX().getType().getRank()));
+  return success();
+}
+
+/// The example is given the rank of `repeats` first (numpy's tile prepends
+/// axes); the batch axis repeats once.
+LogicalResult TileOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                   ArrayRef<bool>, MutableArrayRef<Value> results) {
+  int64_t rank = std::max<int64_t>(getX().getType().getRank(), getRepeats().size());
+  Value x = padExample(b, getLoc(), operands[0], rank);
+  SmallVector<int64_t> repeats(1 + rank - getRepeats().size(), 1);
+  llvm::append_range(repeats, getRepeats());
+  results[0] = withArray(b, *this, {x}, n, getRepeatsAttrName(), repeats);
+  return success();
+}
+
+LogicalResult PadOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands, ArrayRef<bool>,
+                                  MutableArrayRef<Value> results) {
+  SmallVector<int64_t> width{0, 0};
+  llvm::append_range(width, getPadWidth());
+  results[0] = withArray(b, *this, operands, n, getPadWidthAttrName(), width);
+  return success();
+}
+
+/// The last two axes: the batch is one more leading axis.
+LogicalResult TrilOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands, ArrayRef<bool>,
+                                   MutableArrayRef<Value> results) {
+  results[0] = createBatched(b, *this, operands, (*this)->getAttrs(), n)->getResult(0);
+  return success();
+}
+
+LogicalResult TriuOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands, ArrayRef<bool>,
+                                   MutableArrayRef<Value> results) {
+  results[0] = createBatched(b, *this, operands, (*this)->getAttrs(), n)->getResult(0);
+  return success();
+}
+
+/// Unbatched operands are broadcast over the batch.
+LogicalResult ConcatOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                     ArrayRef<bool> batched, MutableArrayRef<Value> results) {
+  SmallVector<Value> all;
+  for (auto [v, isBatched] : llvm::zip(operands, batched))
+    all.push_back(isBatched ? v : broadcastBatch(b, getLoc(), v, n));
+  SmallVector<NamedAttribute> attrs(getOperation()->getAttrs());
+  for (NamedAttribute &attr : attrs)
+    if (attr.getName() == getAxisAttrName())
+      attr.setValue(b.getI64IntegerAttr(batchedAxis(getAxis(), getType().getRank())));
+  results[0] = createBatched(b, *this, all, attrs, n)->getResult(0);
+  return success();
+}
+
+/// A batch of data at unbatched indices (absent axis: each example
+/// flattened). Batched indices have no rule yet.
+LogicalResult TakeOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                   ArrayRef<bool> batched, MutableArrayRef<Value> results) {
+  if (batched[1])
+    return emitOpError("has no batching rule for batched indices yet (vmap over the data "
+                       "only, or index with a one-hot matmul)");
+  RankedTensorType x = getX().getType();
+  Value data = operands[0];
+  int64_t axis = 1;
+  if (std::optional<int64_t> given = getAxis())
+    axis = batchedAxis(*given, x.getRank());
+  else
+    data = vjp::reshapeTo(b, getLoc(), data, {n, x.getNumElements()});
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : getOperation()->getAttrs())
+    if (attr.getName() != getAxisAttrName())
+      attrs.push_back(attr);
+  attrs.push_back(b.getNamedAttr(getAxisAttrName(), b.getI64IntegerAttr(axis)));
+  results[0] = createBatched(b, *this, {data, operands[1]}, attrs, n)->getResult(0);
+  return success();
+}
+
+/// A tuple of batched fields (unbatched ones broadcast).
+LogicalResult TupleOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                    ArrayRef<bool> batched, MutableArrayRef<Value> results) {
+  SmallVector<Value> fields;
+  for (auto [v, isBatched] : llvm::zip(operands, batched))
+    fields.push_back(isBatched ? v : broadcastBatch(b, getLoc(), v, n));
+  results[0] = TupleOp::create(b, getLoc(), fields);
+  return success();
+}
+
+LogicalResult TupleGetItemOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                           ArrayRef<bool>, MutableArrayRef<Value> results) {
+  results[0] = createBatched(b, *this, operands, (*this)->getAttrs(), n)->getResult(0);
+  return success();
+}

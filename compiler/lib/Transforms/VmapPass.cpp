@@ -1,0 +1,161 @@
+//===- VmapPass.cpp - batching (vmap) of relax functions ------------------===//
+//
+// Adds `@<func>_vmap`: the function over a batch of examples, the batched
+// parameters (`batched`) with a new leading dimension of `batch-size`. The
+// clone's bindings are gathered into one dataflow block (Differentiation.h:
+// calls inlined); a forward walk asks each op that reads a batched value for
+// its batching rule through BatchingOpInterface, and leaves the others as
+// they are (computed once for the whole batch). The pass knows no op by name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Differentiation.h"
+
+#include "relax-mlir/Dialect/Relax/IR/BatchingUtils.h"
+#include "relax-mlir/Transforms/Passes.h"
+
+namespace mlir::relax {
+#define GEN_PASS_DEF_VMAPPASS
+#include "relax-mlir/Transforms/Passes.h.inc"
+} // namespace mlir::relax
+
+using namespace mlir;
+using namespace mlir::relax;
+
+namespace {
+
+constexpr DerivedKind kVmap{"vmap", "_vmap", "batched function"};
+
+/// The batched function: `derived` (a clone of `original`) over batches.
+class Batcher {
+public:
+  Batcher(int64_t n) : n(n) {}
+
+  LogicalResult run(func::FuncOp original, func::FuncOp derived, ArrayRef<int64_t> params);
+
+private:
+  /// Builds the batched form of `op` (before it) when it reads a batched
+  /// value; diagnoses an op that has no rule (reported, then the walk goes
+  /// on). The op itself stays, with its per-example types, for the rules to
+  /// read, until the walk is over.
+  LogicalResult visit(Operation *op);
+  /// The value of `v` in the batched program.
+  Value lookup(Value v) const {
+    Value m = batched.lookup(v);
+    return m ? m : v;
+  }
+
+  int64_t n;
+  /// Per-example value -> its batch.
+  DenseMap<Value, Value> batched;
+  /// The ops replaced by their batched form, in order.
+  SmallVector<Operation *> replaced;
+};
+
+LogicalResult Batcher::run(func::FuncOp original, func::FuncOp derived,
+                           ArrayRef<int64_t> params) {
+  StringRef name = original.getSymName();
+  SmallVector<int64_t> sorted(params);
+  llvm::sort(sorted);
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  for (int64_t p : sorted) {
+    if (p < 0 || p >= static_cast<int64_t>(derived.getNumArguments()))
+      return original.emitError() << "vmap: parameter " << p << " of '@" << name
+                                  << "' does not exist (it has " << derived.getNumArguments()
+                                  << ")";
+    if (!isa<RankedTensorType, TupleType>(derived.getArgument(p).getType()))
+      return original.emitError() << "vmap: parameter " << p << " of '@" << name
+                                  << "' is not a tensor or a tuple";
+  }
+  // Calls inlined with the per-example types, then each batched parameter
+  // gets its batch as a new argument right after it (the per-example one
+  // goes once the walk is over: the ops read their own types meanwhile).
+  FailureOr<GatheredBody> body = gatherBody(derived, name, kVmap);
+  if (failed(body))
+    return failure();
+  for (int64_t p : llvm::reverse(sorted)) {
+    BlockArgument arg = derived.getArgument(p);
+    if (failed(derived.insertArgument(p + 1, batchedType(arg.getType(), n),
+                                      derived.getArgAttrDict(p), arg.getLoc())))
+      return failure();
+    batched[derived.getArgument(p)] = derived.getArgument(p + 1);
+  }
+  bool ok = true;
+  for (Operation *op : body->bindings)
+    ok &= succeeded(visit(op));
+  if (!ok)
+    return derived.emitError() << "vmap: '@" << name
+                               << "' has ops without a batching rule (each reported above)";
+  // Every result batched (an unbatched one is the same for each example).
+  OpBuilder b(body->dataflow.getOutput());
+  SmallVector<Value> results;
+  for (Value r : body->results)
+    results.push_back(batched.count(r) ? batched[r] : broadcastBatch(b, r.getLoc(), r, n));
+  Value result = results.size() == 1 ? results.front()
+                                     : TupleOp::create(b, derived.getLoc(), results).getResult();
+  body->dataflow.getOutput()->setOperands(result);
+  body->ret->setOperands(body->dataflow.getResults());
+  for (Operation *op : llvm::reverse(replaced)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  for (int64_t p : sorted) {
+    // (The earlier per-example parameters are gone already: this one is at
+    // its own index, its batch right after it.)
+    derived.getArgument(p).replaceAllUsesWith(derived.getArgument(p + 1));
+    if (failed(derived.eraseArgument(p)))
+      return failure();
+  }
+  finishBody(derived, *body, result, /*removeMarkers=*/false);
+  return success();
+}
+
+LogicalResult Batcher::visit(Operation *op) {
+  SmallVector<bool> flags =
+      llvm::map_to_vector(op->getOperands(), [&](Value v) { return batched.count(v) != 0; });
+  bool regionReadsBatched = false;
+  op->walk([&](Operation *inner) {
+    if (inner != op)
+      for (Value v : inner->getOperands())
+        regionReadsBatched |= batched.count(v) != 0;
+  });
+  if (!llvm::is_contained(flags, true) && !regionReadsBatched)
+    return success();
+  auto rule = dyn_cast<BatchingOpInterface>(op);
+  if (!rule || regionReadsBatched)
+    return op->emitOpError() << "has no batching rule (vmap)";
+  OpBuilder b(op);
+  SmallVector<Value> operands =
+      llvm::map_to_vector(op->getOperands(), [&](Value v) { return lookup(v); });
+  SmallVector<Value> results(op->getNumResults());
+  if (failed(rule.buildBatched(b, n, operands, flags, results)))
+    return failure();
+  for (auto [old, replacement] : llvm::zip(op->getResults(), results)) {
+    if (!replacement || replacement.getType() != batchedType(old.getType(), n))
+      return op->emitOpError() << "batching rule built "
+                               << (replacement ? "a value of the wrong type" : "no value");
+    batched[old] = replacement;
+  }
+  replaced.push_back(op);
+  return success();
+}
+
+struct VmapPass : relax::impl::VmapPassBase<VmapPass> {
+  using VmapPassBase::VmapPassBase;
+
+  void runOnOperation() override {
+    if (batchSize < 0) {
+      getOperation().emitError() << "vmap: batch-size must be 0 or more, got " << batchSize;
+      return signalPassFailure();
+    }
+    SmallVector<std::string> names(funcNames.begin(), funcNames.end());
+    SmallVector<int64_t> params(batchedParams.begin(), batchedParams.end());
+    auto derive = [&](func::FuncOp func, func::FuncOp derived, SmallVectorImpl<Operation *> &) {
+      return Batcher(batchSize).run(func, derived, params);
+    };
+    if (failed(deriveFunctions(getOperation(), names, kVmap, derive)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
