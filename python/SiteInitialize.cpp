@@ -44,15 +44,17 @@ NB_MODULE(_site_initialize_0, m) {
         nanobind::list ops;
         relaxMlirForEachOp(
             context,
-            [](MlirStringRef name, bool hasGradient, bool hasLowering, void *userData) {
+            [](MlirStringRef name, bool hasGradient, bool hasLowering, bool hasBatching,
+               void *userData) {
               static_cast<nanobind::list *>(userData)->append(nanobind::make_tuple(
-                  std::string(name.data, name.length), hasGradient, hasLowering));
+                  std::string(name.data, name.length), hasGradient, hasLowering, hasBatching));
             },
             &ops);
         return ops;
       },
       nanobind::arg("context"),
-      "(name, has gradient rule, has a relax-to-linalg lowering) for each relax op.");
+      "(name, has gradient rule, has a relax-to-linalg lowering, has a batching rule) for "
+      "each relax op.");
   m.def(
       "write_object_file",
       [](MlirModule module, const std::string &path, unsigned optLevel, const std::string &cpu,

@@ -15,11 +15,14 @@ _CONVERSION = "convert-relax-to-linalg"
 
 class OpInfo(NamedTuple):
     """One relax op: `gradient` is whether it has a gradient rule
-    (GradientOpInterface); `lowering` the pass that lowers or removes it."""
+    (GradientOpInterface); `lowering` the pass that lowers or removes it;
+    `batching` whether it has a batching rule (BatchingOpInterface: `vmap`
+    batches it)."""
 
     name: str
     gradient: bool
     lowering: str
+    batching: bool = False
 
 
 def ops() -> list[OpInfo]:
@@ -27,5 +30,5 @@ def ops() -> list[OpInfo]:
     (its registered ops, their interfaces and the lowering's patterns)."""
     with ir.Context() as context:
         found = _site_initialize_0.relax_ops(context)
-    return sorted(OpInfo(name, gradient, _CONVERSION if lowered else _STRUCTURE)
-                  for name, gradient, lowered in found)
+    return sorted(OpInfo(name, gradient, _CONVERSION if lowered else _STRUCTURE, batching)
+                  for name, gradient, lowered, batching in found)

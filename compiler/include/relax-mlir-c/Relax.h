@@ -19,12 +19,14 @@ MLIR_CAPI_EXPORTED void relaxMlirRegisterPasses(void);
 
 /// Calls `callback` once for each op of the relax dialect (loaded into
 /// `context` if it is not yet), in name order, with whether it has a gradient
-/// rule (implements GradientOpInterface) and whether convert-relax-to-linalg
-/// has a lowering pattern rooted at it.
+/// rule (implements GradientOpInterface), whether convert-relax-to-linalg
+/// has a lowering pattern rooted at it, and whether it has a batching rule
+/// (implements BatchingOpInterface, for vmap).
 MLIR_CAPI_EXPORTED void relaxMlirForEachOp(MlirContext context,
                                            void (*callback)(MlirStringRef name,
                                                             bool hasGradient,
                                                             bool hasLowering,
+                                                            bool hasBatching,
                                                             void *userData),
                                            void *userData);
 

@@ -35,7 +35,7 @@ bool relaxMlirFindExcessiveNesting(MlirStringRef text, unsigned *line, unsigned 
 }
 
 void relaxMlirForEachOp(MlirContext context,
-                        void (*callback)(MlirStringRef, bool, bool, void *),
+                        void (*callback)(MlirStringRef, bool, bool, bool, void *),
                         void *userData) {
   mlir::MLIRContext *ctx = unwrap(context);
   auto *dialect = ctx->getOrLoadDialect<mlir::relax::RelaxDialect>();
@@ -52,8 +52,8 @@ void relaxMlirForEachOp(MlirContext context,
       continue;
     bool gradient = op.hasInterface<mlir::relax::GradientOpInterface>() ||
                     op.hasInterface<mlir::relax::RegionGradientOpInterface>();
-    callback(wrap(op.getStringRef()), gradient,
-             lowered.contains(op.getStringRef()), userData);
+    callback(wrap(op.getStringRef()), gradient, lowered.contains(op.getStringRef()),
+             op.hasInterface<mlir::relax::BatchingOpInterface>(), userData);
   }
 }
 

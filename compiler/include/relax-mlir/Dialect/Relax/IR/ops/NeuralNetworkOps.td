@@ -40,7 +40,8 @@ def Relax_LogSoftmaxOp : Relax_SoftmaxLikeOp<"log_softmax", "x - log(sum(exp(x))
 //===----------------------------------------------------------------------===//
 
 def Relax_CrossEntropyWithLogitsOp : Relax_Op<"cross_entropy_with_logits",
-    [Pure, AllTypesMatch<["pred", "labels"]>, InferTypeOpAdaptor, Relax_Differentiable]> {
+    [Pure, AllTypesMatch<["pred", "labels"]>, InferTypeOpAdaptor, Relax_Differentiable,
+     Relax_Batchable]> {
   let summary = "Cross entropy of log-probabilities and labels";
   let description = [{
     `-sum(pred * labels) / N` with `N = pred.shape[0]` when `pred` has rank 2
@@ -63,7 +64,8 @@ def Relax_CrossEntropyWithLogitsOp : Relax_Op<"cross_entropy_with_logits",
   }];
 }
 
-def Relax_NllLossOp : Relax_Op<"nll_loss", [Pure, InferTypeOpAdaptor, Relax_Differentiable]> {
+def Relax_NllLossOp : Relax_Op<"nll_loss", [Pure, InferTypeOpAdaptor, Relax_Differentiable,
+                                             Relax_Batchable]> {
   let summary = "Negative log-likelihood loss (PyTorch's nll_loss)";
   let description = [{
     `pred` holds log-probabilities of shape (N, C), (C) or (N, C, d1, ..., dk);

@@ -1,0 +1,214 @@
+"""vmap: every op with a batching rule against a loop of per-example calls,
+the transformations nested with it (per-example gradients, grad of vmap, jit,
+vmap of vmap), in_axes/out_axes and pytrees, and the errors.
+
+The op sweep: for every case of the op table whose op has a batching rule,
+the one-op function of one example is batched by the `vmap` pass (all inputs
+batched, and only the first with the others shared), compiled, and run on a
+batch of three different examples; each row must match the case's float64
+numpy reference for that example.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import relax_mlir
+import relax_mlir.nn as nn
+import relax_mlir.numpy as rnp
+from relax_mlir._module import run_passes
+
+from relax_mlir_testing import harness as rt
+from relax_mlir_testing import ops as op_table
+from relax_mlir_testing.cases import OpCase
+from test_ops_forward import assert_matches, dtype_id
+
+BATCH = 3
+BATCHING = {o.name.removeprefix("relax."): o.batching for o in relax_mlir.ops()}
+
+# Ops with tensor operands and no batching rule yet: vmap reports them by
+# name. A rule added (or removed) must update this list.
+NO_RULE = {"avg_pool2d", "call_with_rules", "conv2d", "conv2d_patches", "end_checkpoint",
+           "if", "layer_norm", "max_pool2d", "scan", "scatter_add", "split",
+           "start_checkpoint", "switch", "while"}
+# Ops that take no batched value (no tensor operands, or structure the pass
+# walks itself).
+NEVER_BATCHED = {"condition", "dataflow", "full", "ones", "output", "yield", "zeros"}
+
+
+def test_every_op_has_a_batching_rule_or_is_listed() -> None:
+    missing = {name for name, has in BATCHING.items() if not has}
+    assert missing == NO_RULE | NEVER_BATCHED, (
+        f"ops without a rule not listed: {sorted(missing - NO_RULE - NEVER_BATCHED)}; "
+        f"listed but with a rule: {sorted((NO_RULE | NEVER_BATCHED) - missing)}")
+
+
+def _dtype(case: OpCase) -> Any:
+    return np.float64 if np.float64 in case.dtypes else case.dtypes[0]
+
+
+SWEEP = [pytest.param(c, mode, id=f"{c.id}-{mode}")
+         for c in op_table.TABLE if BATCHING.get(c.op)
+         for mode in (("all", "first") if len(c.inputs) > 1 else ("all",))]
+
+
+@pytest.mark.parametrize("case,mode", SWEEP)
+def test_batched_op_matches_a_loop(case: OpCase, mode: str) -> None:
+    dtype = _dtype(case)
+    gen = rt.rng("vmap", case.id, dtype_id(dtype))
+    examples = [case.sample(dtype, gen) for _ in range(BATCH)]
+    names = list(examples[0])
+    batched = names if mode == "all" else names[:1]
+    if case.op == "nll_loss":  # batched class weights have no rule yet
+        batched = batched[:2]
+    if case.op == "take":  # nor batched indices
+        batched = batched[:1]
+    for ex in examples[1:]:  # shared inputs: the first example's
+        for name in names:
+            if name not in batched:
+                ex[name] = examples[0][name]
+    expected = [case.expected(ex) for ex in examples]
+    text = rt.one_op_function(case.op, rt.params_of(examples[0]),
+                              rt.type_of(expected[0], case.result_dtype(dtype)), case.attrs)
+    module = relax_mlir.ir.Module.parse(text, context=relax_mlir.ir.Context())
+    indices = ",".join(str(names.index(n)) for n in batched)
+    run_passes(module, f"builtin.module(vmap{{func=main batch-size={BATCH} batched={indices}}})",
+               relax_mlir.CompilationError, "vmap failed")
+    exe = relax_mlir.compile(module, functions=["main_vmap"])
+    args = [np.stack([ex[n] for ex in examples]) if n in batched else examples[0][n]
+            for n in names]
+    out = exe.main_vmap(*args)
+    want: Any = (tuple(np.stack(f) for f in zip(*expected)) if isinstance(expected[0], tuple)
+                 else np.stack(expected))
+    assert_matches(out, want, case.result_dtype(dtype), case.tol.get(case.result_dtype(dtype)))
+
+
+# ----------------------------------------------------------------------------
+# The transformations nested
+# ----------------------------------------------------------------------------
+
+RNG = np.random.default_rng(0)
+PARAMS = {"w1": RNG.normal(size=(6, 16)) * 0.5, "b1": RNG.normal(size=16) * 0.1,
+          "w2": RNG.normal(size=(16, 4)) * 0.5, "b2": np.zeros(4)}
+X = RNG.normal(size=(5, 6))
+LABELS = RNG.integers(0, 4, 5)
+
+
+def mlp_loss(params: dict, x: Any, label: Any) -> Any:
+    """One example's cross entropy (the bench MLP's loss, per example)."""
+    h = nn.relu(x @ params["w1"] + params["b1"])
+    logits = h @ params["w2"] + params["b2"]
+    return nn.cross_entropy(logits[None, :], label[None])
+
+
+def mlp_loss_numpy(params: dict, x: np.ndarray, label: int) -> float:
+    h = np.maximum(x @ params["w1"] + params["b1"], 0)
+    z = h @ params["w2"] + params["b2"]
+    return float(np.log(np.exp(z - z.max()).sum()) + z.max() - z[label])
+
+
+def numeric_grads(params: dict, x: np.ndarray, label: int, eps: float = 1e-6) -> dict:
+    out = {}
+    for k, v in params.items():
+        g = np.zeros_like(v)
+        for i in np.ndindex(v.shape):
+            plus = {**params, k: v.copy()}
+            minus = {**params, k: v.copy()}
+            plus[k][i] += eps
+            minus[k][i] -= eps
+            g[i] = (mlp_loss_numpy(plus, x, label) - mlp_loss_numpy(minus, x, label)) / (2 * eps)
+        out[k] = g
+    return out
+
+
+def test_per_example_gradients_are_one_program() -> None:
+    """vmap(grad(loss), in_axes=(None, 0, 0)): each row is that example's
+    gradient (central differences), from one compiled function."""
+    grads = relax_mlir.vmap(relax_mlir.grad(mlp_loss), in_axes=(None, 0, 0))(PARAMS, X, LABELS)
+    for i in range(len(X)):
+        want = numeric_grads(PARAMS, X[i], int(LABELS[i]))
+        for k in PARAMS:
+            assert grads[k].shape == (len(X),) + PARAMS[k].shape
+            np.testing.assert_allclose(grads[k][i], want[k], rtol=1e-6, atol=1e-8)
+    text = relax_mlir.jit(relax_mlir.vmap(relax_mlir.grad(mlp_loss), in_axes=(None, 0, 0))
+                          ).lower(PARAMS, X, LABELS).as_text()
+    assert "func.call" in text and "scan" not in text and text.count("relax.matmul") >= 3
+
+
+def test_grad_of_vmap_sums_the_examples_gradients() -> None:
+    def total(params: dict) -> Any:
+        return rnp.sum(relax_mlir.vmap(mlp_loss, in_axes=(None, 0, 0))(params, X, LABELS))
+
+    grads = relax_mlir.grad(total)(PARAMS)
+    per = [numeric_grads(PARAMS, X[i], int(LABELS[i])) for i in range(len(X))]
+    for k in PARAMS:
+        np.testing.assert_allclose(grads[k], sum(p[k] for p in per), rtol=1e-6, atol=1e-8)
+
+
+def test_values_jit_and_vmap_of_vmap() -> None:
+    losses = relax_mlir.vmap(mlp_loss, in_axes=(None, 0, 0))(PARAMS, X, LABELS)
+    np.testing.assert_allclose(losses, [mlp_loss_numpy(PARAMS, X[i], int(LABELS[i]))
+                                        for i in range(len(X))], rtol=1e-12)
+    jitted = relax_mlir.jit(relax_mlir.vmap(mlp_loss, in_axes=(None, 0, 0)))(PARAMS, X, LABELS)
+    np.testing.assert_allclose(jitted, losses, rtol=1e-12)
+    # vmap of vmap: a (2, 3) grid of examples.
+    a = RNG.normal(size=(2, 3, 4))
+    w = RNG.normal(size=(4, 5))
+    twice = relax_mlir.vmap(relax_mlir.vmap(lambda x, w: rnp.tanh(x @ w), in_axes=(0, None)),
+                            in_axes=(0, None))(a, w)
+    np.testing.assert_allclose(twice, np.tanh(a @ w), rtol=1e-12)
+
+
+def test_in_axes_out_axes_and_pytrees() -> None:
+    a = RNG.normal(size=(4, 3))
+    b = RNG.normal(size=(3,))
+
+    def f(d: dict, y: Any) -> Any:
+        return rnp.sum(d["p"] * y), d["p"] * 2.0
+
+    # The batch along axis 1 of the dict's leaves, y shared; the second
+    # output's batch on its axis 1.
+    s, t = relax_mlir.vmap(f, in_axes=(1, None), out_axes=(0, 1))({"p": a.T}, b)
+    np.testing.assert_allclose(s, (a * b).sum(axis=1), rtol=1e-12)
+    assert t.shape == (3, 4)
+    np.testing.assert_allclose(t, (a * 2.0).T, rtol=1e-12)
+    # Negative axes; an int in_axes maps every argument.
+    np.testing.assert_allclose(relax_mlir.vmap(lambda x, y: x + y, in_axes=-1)(a.T, a.T),
+                               2 * a, rtol=1e-12)
+
+
+def test_unbatched_ops_run_once_and_unbatched_outputs_broadcast() -> None:
+    w = RNG.normal(size=(3, 3))
+
+    def f(x: Any, w: Any) -> Any:
+        return (rnp.sum(x), rnp.exp(w))  # exp(w) reads nothing batched
+
+    text = relax_mlir.jit(relax_mlir.vmap(f, in_axes=(0, None))).lower(X, w).as_text()
+    assert "tensor<5x3x3xf64>" in text  # exp(w) broadcast to the batch at the end
+    s, e = relax_mlir.vmap(f, in_axes=(0, None))(X, w)
+    np.testing.assert_allclose(s, X.sum(axis=1), rtol=1e-12)
+    np.testing.assert_allclose(e, np.broadcast_to(np.exp(w), (5, 3, 3)), rtol=1e-12)
+
+
+def test_errors_say_what_to_change() -> None:
+    with pytest.raises(ValueError, match=r"different sizes \(\(5, 6\) along axis 0, "
+                                         r"\(4,\) along axis 0\)"):
+        relax_mlir.vmap(lambda x, y: x, in_axes=0)(X, np.zeros(4))
+    with pytest.raises(ValueError, match="in_axes 2 is out of range for arg0 of shape"):
+        relax_mlir.vmap(lambda x: x, in_axes=2)(X)
+    with pytest.raises(ValueError, match="no argument is mapped"):
+        relax_mlir.vmap(lambda x: x, in_axes=None)(X)
+    with pytest.raises(ValueError, match="in_axes has 1 entries for 2 arguments"):
+        relax_mlir.vmap(lambda x, y: x, in_axes=(0,))(X, X)
+    with pytest.raises(TypeError, match="pass the arguments positionally"):
+        relax_mlir.vmap(lambda x: x)(x=X)
+    with pytest.raises(TypeError, match="in_axes must be an int, None or a tuple"):
+        relax_mlir.vmap(lambda x: x, in_axes="0")(X)
+    img = RNG.normal(size=(2, 1, 1, 5, 5))
+    k = RNG.normal(size=(2, 1, 3, 3))
+    with pytest.raises(relax_mlir.CompilationError,
+                       match=r"(?s)'relax.conv2d' op has no batching rule \(vmap\).*"
+                             r"'@main' has ops without a batching rule"):
+        relax_mlir.vmap(lambda x, k: nn.conv2d(x, k), in_axes=(0, None))(img, k)
