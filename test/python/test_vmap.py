@@ -19,11 +19,11 @@ import relax_mlir
 import relax_mlir.nn as nn
 import relax_mlir.numpy as rnp
 from relax_mlir._module import run_passes
+from test_ops_forward import assert_matches, dtype_id
 
 from relax_mlir_testing import harness as rt
 from relax_mlir_testing import ops as op_table
 from relax_mlir_testing.cases import OpCase
-from test_ops_forward import assert_matches, dtype_id
 
 BATCH = 3
 BATCHING = {o.name.removeprefix("relax."): o.batching for o in relax_mlir.ops()}
