@@ -30,8 +30,8 @@ BATCHING = {o.name.removeprefix("relax."): o.batching for o in relax_mlir.ops()}
 
 # Ops with tensor operands and no batching rule yet: vmap reports them by
 # name. A rule added (or removed) must update this list.
-NO_RULE = {"avg_pool2d", "call_with_rules", "conv2d", "conv2d_patches", "end_checkpoint",
-           "if", "layer_norm", "max_pool2d", "scan", "scatter_add", "split",
+NO_RULE = {"call_with_rules", "end_checkpoint",
+           "if", "scan", "scatter_add",
            "start_checkpoint", "switch", "while"}
 # Ops that take no batched value (no tensor operands, or structure the pass
 # walks itself).
@@ -43,6 +43,9 @@ def test_every_op_has_a_batching_rule_or_is_listed() -> None:
     assert missing == NO_RULE | NEVER_BATCHED, (
         f"ops without a rule not listed: {sorted(missing - NO_RULE - NEVER_BATCHED)}; "
         f"listed but with a rule: {sorted((NO_RULE | NEVER_BATCHED) - missing)}")
+
+
+BATCHABLE_OPERANDS = {"nll_loss": 2, "take": 1, "conv2d": 1, "layer_norm": 1}
 
 
 def _dtype(case: OpCase) -> Any:
@@ -61,10 +64,9 @@ def test_batched_op_matches_a_loop(case: OpCase, mode: str) -> None:
     examples = [case.sample(dtype, gen) for _ in range(BATCH)]
     names = list(examples[0])
     batched = names if mode == "all" else names[:1]
-    if case.op == "nll_loss":  # batched class weights have no rule yet
-        batched = batched[:2]
-    if case.op == "take":  # nor batched indices
-        batched = batched[:1]
+    # (The operands whose batch has a rule: not yet a batched nll_loss class
+    # weight, take index, conv2d filter, layer_norm gamma or beta.)
+    batched = batched[:BATCHABLE_OPERANDS.get(case.op, len(batched))]
     for ex in examples[1:]:  # shared inputs: the first example's
         for name in names:
             if name not in batched:
@@ -209,6 +211,54 @@ def test_errors_say_what_to_change() -> None:
     img = RNG.normal(size=(2, 1, 1, 5, 5))
     k = RNG.normal(size=(2, 1, 3, 3))
     with pytest.raises(relax_mlir.CompilationError,
-                       match=r"(?s)'relax.conv2d' op has no batching rule \(vmap\).*"
-                             r"'@main' has ops without a batching rule"):
-        relax_mlir.vmap(lambda x, k: nn.conv2d(x, k), in_axes=(0, None))(img, k)
+                       match=r"(?s)'relax.conv2d' op has no batching rule for a batched operand "
+                             r"1 yet.*'@main' has ops without a batching rule"):
+        relax_mlir.vmap(lambda x, k: nn.conv2d(x, k), in_axes=(None, 0))(img[0], k[:, None])
+    from relax_mlir import lax
+
+    with pytest.raises(relax_mlir.CompilationError,
+                       match=r"'relax.if' op has no batching rule \(vmap\)"):
+        relax_mlir.vmap(lambda x: lax.cond(rnp.sum(x) > 0, lambda v: v * 2.0,
+                                           lambda v: v - 1.0, x))(X)
+
+
+def test_a_batch_of_images_through_a_cnn() -> None:
+    """conv2d, max and average pooling and layer_norm with the batch folded
+    into N: a batch of 3 single-image examples against a loop."""
+    images = RNG.normal(size=(3, 1, 2, 8, 8))
+    k = RNG.normal(size=(4, 2, 3, 3))
+    g = RNG.normal(size=(4,))
+
+    def net(x: Any) -> Any:
+        y = nn.relu(nn.conv2d(x, k, padding=1))
+        y = nn.max_pool2d(y, 2) + nn.avg_pool2d(y, 2)
+        y = rnp.transpose(y, (0, 2, 3, 1))
+        return nn.layer_norm(y, g, g * 0.5)
+
+    batched = relax_mlir.vmap(net)(images)
+    single = relax_mlir.jit(net)
+    for i in range(3):
+        np.testing.assert_allclose(batched[i], single(images[i]), rtol=1e-12, atol=1e-12)
+
+
+def test_vmap_nests_with_jvp_and_vjp() -> None:
+    """Per-example Jacobian-vector products (vmap of jvp) and the jvp and vjp
+    of a vmapped function, against closed forms."""
+    w = RNG.normal(size=(3, 2))
+    xs = RNG.normal(size=(4, 3))
+    vs = RNG.normal(size=(4, 3))
+
+    def f(x: Any) -> Any:
+        return rnp.tanh(x @ w)
+
+    def jvp_one(x: Any, v: Any) -> Any:
+        return relax_mlir.jvp(f, (x,), (v,))[1]
+
+    d = 1 - np.tanh(xs @ w) ** 2
+    np.testing.assert_allclose(relax_mlir.vmap(jvp_one)(xs, vs), d * (vs @ w), rtol=1e-12)
+    y, t = relax_mlir.jvp(relax_mlir.vmap(f), (xs,), (vs,))
+    np.testing.assert_allclose(y, np.tanh(xs @ w), rtol=1e-12)
+    np.testing.assert_allclose(t, d * (vs @ w), rtol=1e-12)
+    ct = RNG.normal(size=(4, 2))
+    _, pullback = relax_mlir.vjp(relax_mlir.vmap(f), xs)
+    np.testing.assert_allclose(pullback(ct)[0], (ct * d) @ w.T, rtol=1e-12)

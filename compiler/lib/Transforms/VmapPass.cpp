@@ -50,6 +50,9 @@ private:
   DenseMap<Value, Value> batched;
   /// The ops replaced by their batched form, in order.
   SmallVector<Operation *> replaced;
+  /// Results of ops that could not be batched: the ops reading them are
+  /// still checked for a rule (every missing one is reported), not batched.
+  DenseSet<Value> unbatchable;
 };
 
 LogicalResult Batcher::run(func::FuncOp original, func::FuncOp derived,
@@ -113,29 +116,43 @@ LogicalResult Batcher::run(func::FuncOp original, func::FuncOp derived,
 LogicalResult Batcher::visit(Operation *op) {
   SmallVector<bool> flags =
       llvm::map_to_vector(op->getOperands(), [&](Value v) { return batched.count(v) != 0; });
+  bool readsUnbatchable =
+      llvm::any_of(op->getOperands(), [&](Value v) { return unbatchable.contains(v); });
   bool regionReadsBatched = false;
   op->walk([&](Operation *inner) {
     if (inner != op)
       for (Value v : inner->getOperands())
-        regionReadsBatched |= batched.count(v) != 0;
+        regionReadsBatched |= batched.count(v) != 0 || unbatchable.contains(v);
   });
-  if (!llvm::is_contained(flags, true) && !regionReadsBatched)
+  if (!llvm::is_contained(flags, true) && !regionReadsBatched && !readsUnbatchable)
     return success();
   auto rule = dyn_cast<BatchingOpInterface>(op);
-  if (!rule || regionReadsBatched)
+  if (!rule || regionReadsBatched || readsUnbatchable) {
+    for (Value r : op->getResults())
+      unbatchable.insert(r);
+    if (rule && !regionReadsBatched)
+      return success(); // (what it reads was reported)
     return op->emitOpError() << "has no batching rule (vmap)";
+  }
   OpBuilder b(op);
   SmallVector<Value> operands =
       llvm::map_to_vector(op->getOperands(), [&](Value v) { return lookup(v); });
   SmallVector<Value> results(op->getNumResults());
-  if (failed(rule.buildBatched(b, n, operands, flags, results)))
+  auto fail = [&]() {
+    for (Value r : op->getResults())
+      unbatchable.insert(r);
     return failure();
-  for (auto [old, replacement] : llvm::zip(op->getResults(), results)) {
-    if (!replacement || replacement.getType() != batchedType(old.getType(), n))
-      return op->emitOpError() << "batching rule built "
-                               << (replacement ? "a value of the wrong type" : "no value");
+  };
+  if (failed(rule.buildBatched(b, n, operands, flags, results)))
+    return fail();
+  for (auto [old, replacement] : llvm::zip(op->getResults(), results))
+    if (!replacement || replacement.getType() != batchedType(old.getType(), n)) {
+      op->emitOpError() << "batching rule built "
+                        << (replacement ? "a value of the wrong type" : "no value");
+      return fail();
+    }
+  for (auto [old, replacement] : llvm::zip(op->getResults(), results))
     batched[old] = replacement;
-  }
   replaced.push_back(op);
   return success();
 }

@@ -83,3 +83,67 @@ LogicalResult NllLossOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operan
   results[0] = div(b, loc, sum, sumOver(b, loc, perElement(minusOnes), axes, false));
   return success();
 }
+
+/// A batch of NCHW inputs folded into N: (n, N, C, H, W) -> (n * N, C, H, W),
+/// the op, and the result unfolded. Its other operands (the filter) must be
+/// unbatched.
+static LogicalResult batchFoldedIntoN(Operation *op, OpBuilder &b, int64_t n,
+                                      ValueRange operands, ArrayRef<bool> batched,
+                                      MutableArrayRef<Value> results) {
+  for (size_t i = 1; i < batched.size(); ++i)
+    if (batched[i])
+      return op->emitOpError() << "has no batching rule for a batched operand " << i
+                               << " yet (vmap over the input only)";
+  Location loc = op->getLoc();
+  auto x = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<int64_t> folded(x.getShape()), foldedResult(result.getShape());
+  folded[0] *= n;
+  foldedResult[0] *= n;
+  OperationState state(loc, op->getName());
+  state.addOperands(reshapeTo(b, loc, operands[0], folded));
+  state.addOperands(operands.drop_front());
+  state.addAttributes(op->getAttrs());
+  state.addTypes(result.clone(foldedResult));
+  Value out = b.create(state)->getResult(0);
+  results[0] = reshapeTo(b, loc, out, cast<RankedTensorType>(batchedType(result, n)).getShape());
+  return success();
+}
+
+LogicalResult Conv2dOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                     ArrayRef<bool> batched, MutableArrayRef<Value> results) {
+  return batchFoldedIntoN(*this, b, n, operands, batched, results);
+}
+
+LogicalResult Conv2dPatchesOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                            ArrayRef<bool> batched,
+                                            MutableArrayRef<Value> results) {
+  return batchFoldedIntoN(*this, b, n, operands, batched, results);
+}
+
+LogicalResult MaxPool2dOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                        ArrayRef<bool> batched, MutableArrayRef<Value> results) {
+  return batchFoldedIntoN(*this, b, n, operands, batched, results);
+}
+
+LogicalResult AvgPool2dOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                        ArrayRef<bool> batched, MutableArrayRef<Value> results) {
+  return batchFoldedIntoN(*this, b, n, operands, batched, results);
+}
+
+/// The normalized axes moved past the batch; gamma and beta must be
+/// unbatched (they broadcast over it).
+LogicalResult LayerNormOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                        ArrayRef<bool> batched, MutableArrayRef<Value> results) {
+  if (batched[1] || batched[2])
+    return emitOpError("has no batching rule for batched gamma or beta yet (vmap over x only)");
+  int64_t rank = getX().getType().getRank();
+  SmallVector<int64_t> axes =
+      llvm::map_to_vector(getAxes(), [&](int64_t a) { return batchedAxis(a, rank); });
+  SmallVector<NamedAttribute> attrs(getOperation()->getAttrs());
+  for (NamedAttribute &attr : attrs)
+    if (attr.getName() == getAxesAttrName())
+      attr.setValue(b.getDenseI64ArrayAttr(axes));
+  results[0] = createBatched(b, *this, operands, attrs, n)->getResult(0);
+  return success();
+}

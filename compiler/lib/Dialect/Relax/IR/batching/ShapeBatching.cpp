@@ -186,3 +186,16 @@ LogicalResult TupleGetItemOp::buildBatched(OpBuilder &b, int64_t n, ValueRange o
   results[0] = createBatched(b, *this, operands, (*this)->getAttrs(), n)->getResult(0);
   return success();
 }
+
+/// Split along the axis past the batch: a tuple of batched pieces.
+LogicalResult SplitOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                    ArrayRef<bool>, MutableArrayRef<Value> results) {
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : getOperation()->getAttrs())
+    if (attr.getName() != getAxisAttrName())
+      attrs.push_back(attr);
+  attrs.push_back(b.getNamedAttr(
+      getAxisAttrName(), b.getI64IntegerAttr(batchedAxis(getAxis(), getX().getType().getRank()))));
+  results[0] = createBatched(b, *this, operands, attrs, n)->getResult(0);
+  return success();
+}

@@ -100,7 +100,7 @@ def Relax_NllLossOp : Relax_Op<"nll_loss", [Pure, InferTypeOpAdaptor, Relax_Diff
 // Normalization
 //===----------------------------------------------------------------------===//
 
-def Relax_LayerNormOp : Relax_Op<"layer_norm", [Pure, Relax_Differentiable,
+def Relax_LayerNormOp : Relax_Op<"layer_norm", [Pure, Relax_Differentiable, Relax_Batchable,
     AllTypesMatch<["x", "result"]>, AllTypesMatch<["gamma", "beta"]>,
     AllElementTypesMatch<["x", "gamma"]>]> {
   let summary = "Layer normalization over axes";
@@ -135,6 +135,7 @@ def Relax_LayerNormOp : Relax_Op<"layer_norm", [Pure, Relax_Differentiable,
 //===----------------------------------------------------------------------===//
 
 def Relax_Conv2dOp : Relax_Op<"conv2d", [Pure, InferTypeOpAdaptor, Relax_Differentiable,
+                                         Relax_Batchable,
                                          AllElementTypesMatch<["x", "w"]>]> {
   let summary = "2-D convolution (cross-correlation), NCHW input and OIHW weights";
   let description = [{
@@ -166,7 +167,7 @@ def Relax_Conv2dOp : Relax_Op<"conv2d", [Pure, InferTypeOpAdaptor, Relax_Differe
 }
 
 def Relax_Conv2dPatchesOp : Relax_Op<"conv2d_patches",
-    [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable]> {
+    [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable, Relax_Batchable]> {
   let summary = "The patches a 2-D convolution reads (im2col), NCHW";
   let description = [{
     `result[n, (c * KH + kh) * KW + kw, i, j] = x_padded[n, c, i * strides[0]
@@ -198,7 +199,7 @@ def Relax_Conv2dPatchesOp : Relax_Op<"conv2d_patches",
 
 class Relax_Pool2dOp<string mnemonic, string what, Trait derivative, dag extraArgs = (ins),
                      code extraDecls = [{}]>
-    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, derivative]> {
+    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, derivative, Relax_Batchable]> {
   let summary = "2-D " # what # " pooling, NCHW";
   let arguments = !con((ins Relax_FloatTensor:$x, DenseI64ArrayAttr:$pool_size,
                             OptionalAttr<DenseI64ArrayAttr>:$strides,

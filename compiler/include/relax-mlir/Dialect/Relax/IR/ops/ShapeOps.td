@@ -123,7 +123,8 @@ def Relax_ConcatOp : Relax_Op<"concat", [Pure, InferTypeOpAdaptor, Relax_LinearD
   }];
 }
 
-def Relax_SplitOp : Relax_Op<"split", [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable]> {
+def Relax_SplitOp : Relax_Op<"split", [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable,
+                                       Relax_Batchable]> {
   let summary = "Splits a tensor along an axis into a tuple";
   let description = [{
     `indices_or_sections` is either an integer n (n equal sections; the axis

@@ -1,0 +1,74 @@
+// The vmap pass: each op that reads a batched value is replaced by its
+// batching rule's ops; ops that read none stay (run once); results batched.
+// RUN: relax-opt %s --split-input-file --vmap="func=main batch-size=8 batched=0" | FileCheck %s
+
+// A vector example times a shared matrix: one matmul of the batch; the
+// reduction's axis moves past the batch; the shared exp(w) runs once and is
+// broadcast.
+// CHECK-LABEL: func.func @main_vmap(
+// CHECK-SAME: %[[X:.*]]: tensor<8x3xf32> {relax.name = "x"}, %[[W:.*]]: tensor<3x2xf32> {relax.name = "w"})
+// CHECK-SAME: -> tuple<tensor<8xf32>, tensor<8x3x2xf32>>
+// CHECK: %[[R:.*]] = relax.reshape %[[X]] : tensor<8x3xf32> -> tensor<8x1x3xf32>
+// CHECK: relax.matmul %[[R]], %[[W]] : tensor<8x1x3xf32>, tensor<3x2xf32> -> tensor<8x1x2xf32>
+// CHECK: relax.sum %{{.*}} {axis = array<i64: 1>} : tensor<8x2xf32> -> tensor<8xf32>
+// CHECK: %[[E:.*]] = relax.exp %[[W]] : tensor<3x2xf32>
+// CHECK: relax.broadcast_to %[[E]] : tensor<3x2xf32> -> tensor<8x3x2xf32>
+func.func @main(%x: tensor<3xf32> {relax.name = "x"}, %w: tensor<3x2xf32> {relax.name = "w"})
+    -> tuple<tensor<f32>, tensor<3x2xf32>> {
+  %r = relax.dataflow -> (tuple<tensor<f32>, tensor<3x2xf32>>) {
+    %y = relax.matmul %x, %w : tensor<3xf32>, tensor<3x2xf32> -> tensor<2xf32>
+    %s = relax.sum %y : tensor<2xf32> -> tensor<f32>
+    %e = relax.exp %w : tensor<3x2xf32>
+    %t = relax.tuple(%s, %e : tensor<f32>, tensor<3x2xf32>)
+    relax.output %t : tuple<tensor<f32>, tensor<3x2xf32>>
+  }
+  return %r : tuple<tensor<f32>, tensor<3x2xf32>>
+}
+
+// -----
+
+// Broadcasting: the batched operand gets unit axes after the batch so that
+// it lines up with the shared one; axes of shape ops move past the batch.
+// CHECK-LABEL: func.func @main_vmap(
+// CHECK-SAME: %[[X:.*]]: tensor<8xf32>, %[[B:.*]]: tensor<4xf32>
+// CHECK: %[[P:.*]] = relax.reshape %[[X]] : tensor<8xf32> -> tensor<8x1xf32>
+// CHECK: %[[A:.*]] = relax.add %[[P]], %[[B]] : tensor<8x1xf32>, tensor<4xf32> -> tensor<8x4xf32>
+// CHECK: %[[T:.*]] = relax.expand_dims %[[A]] {axis = array<i64: 2>} : tensor<8x4xf32> -> tensor<8x4x1xf32>
+// CHECK: relax.permute_dims %[[T]] {axes = array<i64: 0, 2, 1>} : tensor<8x4x1xf32> -> tensor<8x1x4xf32>
+// CHECK: relax.softmax %{{.*}} {axis = 2 : i64}
+func.func @main(%x: tensor<f32>, %b: tensor<4xf32>) -> tensor<1x4xf32> {
+  %r = relax.dataflow -> (tensor<1x4xf32>) {
+    %a = relax.add %x, %b : tensor<f32>, tensor<4xf32> -> tensor<4xf32>
+    %e = relax.expand_dims %a {axis = array<i64: -1>} : tensor<4xf32> -> tensor<4x1xf32>
+    %t = relax.permute_dims %e : tensor<4x1xf32> -> tensor<1x4xf32>
+    %s = relax.softmax %t : tensor<1x4xf32>
+    relax.output %s : tensor<1x4xf32>
+  }
+  return %r : tensor<1x4xf32>
+}
+
+// -----
+
+// The adjoint of a gradient is batched like any function (its call inlined
+// first): per-example gradients.
+// CHECK-LABEL: func.func @main_vmap(
+// CHECK-SAME: %{{.*}}: tensor<8x3xf32>, %{{.*}}: tensor<3xf32>) -> tuple<tensor<8xf32>, tuple<tensor<8x3xf32>>>
+// CHECK-NOT: func.call
+// CHECK: relax.multiply {{.*}} -> tensor<8x3xf32>
+func.func private @adjoint(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tuple<tensor<f32>, tuple<tensor<3xf32>>> {
+  %r = relax.dataflow -> (tuple<tensor<f32>, tuple<tensor<3xf32>>>) {
+    %p = relax.multiply %x, %w : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+    %s = relax.sum %p : tensor<3xf32> -> tensor<f32>
+    %g = relax.tuple(%x : tensor<3xf32>)
+    %t = relax.tuple(%s, %g : tensor<f32>, tuple<tensor<3xf32>>)
+    relax.output %t : tuple<tensor<f32>, tuple<tensor<3xf32>>>
+  }
+  return %r : tuple<tensor<f32>, tuple<tensor<3xf32>>>
+}
+func.func @main(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tuple<tensor<f32>, tuple<tensor<3xf32>>> {
+  %r = relax.dataflow -> (tuple<tensor<f32>, tuple<tensor<3xf32>>>) {
+    %c = func.call @adjoint(%x, %w) : (tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<f32>, tuple<tensor<3xf32>>>
+    relax.output %c : tuple<tensor<f32>, tuple<tensor<3xf32>>>
+  }
+  return %r : tuple<tensor<f32>, tuple<tensor<3xf32>>>
+}
