@@ -430,9 +430,9 @@ class Transformed:
 
     def _unpack(self, entry: _Entry, result: Any) -> Any:
         if entry.adjoint is None:
-            return tree_unflatten(entry.out_treedef, iter(_flat(result, entry.out_treedef)))
+            return tree_unflatten(entry.out_treedef, iter(result_leaves(result, entry.out_treedef)))
         value, grads = result
-        return self._package(entry, _flat(value, entry.out_treedef), grads)
+        return self._package(entry, result_leaves(value, entry.out_treedef), grads)
 
     def _package(self, entry: _Entry, value_leaves: Sequence[Any],
                  grad_leaves: Sequence[Any]) -> Any:
@@ -545,7 +545,7 @@ class Transformed:
         result = outer.call(callee, [v.value for v in values] +
                             [c.value for c in entry.captures])
         value_part, grads_part = (outer.tuple_item(result, i) for i in (0, 1))
-        value_leaves = _leaves_of(outer, value_part, tree_leaf_count(entry.out_treedef))
+        value_leaves = traced_leaves(outer, value_part, tree_leaf_count(entry.out_treedef))
         grad_count = sum(tree_leaf_count(td) for td in entry.grad_treedefs)
         return self._package(entry, value_leaves,
                              [outer.tuple_item(grads_part, i) for i in range(grad_count)])
@@ -597,14 +597,15 @@ class Transformed:
             result = outer.call(callee, [v.value for v in values] +
                                 [c.value for c in entry.captures] + [t.value for t in t_values])
             count = tree_leaf_count(entry.out_treedef)
-            out, tout = (_leaves_of(outer, outer.tuple_item(result, i), count) for i in (0, 1))
+            out, tout = (traced_leaves(outer, outer.tuple_item(result, i), count) for i in (0, 1))
         else:
             entry, arrays = self._entry_for(primals, {})
             t_arrays = self._diff_leaf_arrays(entry, tangents, "jvp: tangent", traced=False)
             t_arrays = [_cast(t, a.dtype, "jvp: a tangent", a.shape)
                         for t, a in zip(t_arrays, _diff_only(entry, arrays))]
             out_value, tout_value = self._run(entry, 0, [*arrays, *t_arrays])
-            out, tout = _flat(out_value, entry.out_treedef), _flat(tout_value, entry.out_treedef)
+            out = result_leaves(out_value, entry.out_treedef)
+            tout = result_leaves(tout_value, entry.out_treedef)
         full = tree_unflatten(entry.out_treedef, iter(out))
         tangent = tree_unflatten(entry.out_treedef, iter(tout))
         if self.has_aux:
@@ -619,13 +620,13 @@ class Transformed:
         if current_trace() is None:
             entry, arrays = self._entry_for(primals, {})
             out_value, residual_values = self._run(entry, 0, arrays)
-            return _Split(self, entry, _flat(out_value, entry.out_treedef),
+            return _Split(self, entry, result_leaves(out_value, entry.out_treedef),
                           list(residual_values), list(arrays), None, "")
         outer, entry, values = self._inline_entry(primals)
         head = outer.import_function(entry.adjoint, first, f"{self.__name__}_{first[5:]}")
         tail = outer.import_function(entry.adjoint, second, f"{self.__name__}_{second[5:]}")
         result = outer.call(head, [v.value for v in values] + [c.value for c in entry.captures])
-        out_leaves = _leaves_of(outer, outer.tuple_item(result, 0),
+        out_leaves = traced_leaves(outer, outer.tuple_item(result, 0),
                                 tree_leaf_count(entry.out_treedef))
         res_part = outer.tuple_item(result, 1)
         residuals = [outer.tuple_item(res_part, i)
@@ -771,7 +772,7 @@ def _cast(value: Any, dtype: Any, what: str, shape: Sequence[int]) -> Any:
     return array
 
 
-def _leaves_of(trace: Trace, value: Any, count: int) -> list[Any]:
+def traced_leaves(trace: Trace, value: Any, count: int) -> list[Any]:
     """The `count` leaves of a traced result: the value itself (as a traced
     array), or its fields."""
     if count == 1:
@@ -783,7 +784,7 @@ def _signature(paths: Sequence[str], arrays: Sequence[np.ndarray]) -> str:
     return ", ".join(f"{p}: {a.dtype}{list(a.shape)}" for p, a in zip(paths, arrays)) or "()"
 
 
-def _flat(value: Any, treedef: Treedef) -> list[Any]:
+def result_leaves(value: Any, treedef: Treedef) -> list[Any]:
     """The compiled function's result as the list of leaves: one array, or the
     tuple of the output's leaves."""
     if tree_leaf_count(treedef) == 1:

@@ -144,7 +144,7 @@ class Batched:
     def _run(self, module: Any, key: Any, leaves: Sequence[Any], axes: Sequence[int | None],
              entry: Any) -> list[Any]:
         from ._compile import compile as compile_module
-        from ._frontend import _flat
+        from ._frontend import result_leaves
 
         exe_key = ("exe", key)
         exe = self._cache.get(exe_key)
@@ -152,11 +152,11 @@ class Batched:
             exe = compile_module(module, functions=["main_vmap"])
             self._cache[exe_key] = exe
         arrays = [np.moveaxis(v, a, 0) if a is not None else v for v, a in zip(leaves, axes)]
-        return _flat(exe.main_vmap(*arrays), entry.out_treedef)
+        return result_leaves(exe.main_vmap(*arrays), entry.out_treedef)
 
     def _inline(self, module: Any, leaves: Sequence[Any], axes: Sequence[int | None],
                 entry: Any, count: int) -> list[Any]:
-        from ._frontend import _leaves_of
+        from ._frontend import traced_leaves
 
         outer = current_trace()
         assert outer is not None
@@ -164,7 +164,7 @@ class Batched:
                   for v, a in zip(leaves, axes)]
         callee = outer.import_function(module, "main_vmap", f"{self.__name__}_vmap")
         result = outer.call(callee, [v.value for v in values] + [c.value for c in entry.captures])
-        return _leaves_of(outer, result, count)
+        return traced_leaves(outer, result, count)
 
 
 def _count(treedef: Any) -> int:

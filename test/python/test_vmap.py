@@ -4,9 +4,9 @@ vmap of vmap), in_axes/out_axes and pytrees, and the errors.
 
 The op sweep: for every case of the op table whose op has a batching rule,
 the one-op function of one example is batched by the `vmap` pass (all inputs
-batched, and only the first with the others shared), compiled, and run on a
-batch of three different examples; each row must match the case's float64
-numpy reference for that example.
+batched; only the first, or only the last, with the others shared), compiled,
+and run on a batch of three different examples; each row must match the
+case's float64 numpy reference for that example.
 """
 
 from __future__ import annotations
@@ -30,9 +30,7 @@ BATCHING = {o.name.removeprefix("relax."): o.batching for o in relax_mlir.ops()}
 
 # Ops with tensor operands and no batching rule yet: vmap reports them by
 # name. A rule added (or removed) must update this list.
-NO_RULE = {"call_with_rules", "end_checkpoint",
-           "if", "scan", "scatter_add",
-           "start_checkpoint", "switch", "while"}
+NO_RULE = {"call_with_rules", "if", "scan", "scatter_add", "switch", "while"}
 # Ops that take no batched value (no tensor operands, or structure the pass
 # walks itself).
 NEVER_BATCHED = {"condition", "dataflow", "full", "ones", "output", "yield", "zeros"}
@@ -45,16 +43,22 @@ def test_every_op_has_a_batching_rule_or_is_listed() -> None:
         f"listed but with a rule: {sorted((NO_RULE | NEVER_BATCHED) - missing)}")
 
 
-BATCHABLE_OPERANDS = {"nll_loss": 2, "take": 1, "conv2d": 1, "layer_norm": 1}
+BATCHABLE_OPERANDS = {"nll_loss": 2, "conv2d": 1, "layer_norm": 1}
 
 
 def _dtype(case: OpCase) -> Any:
     return np.float64 if np.float64 in case.dtypes else case.dtypes[0]
 
 
+def _modes(case: OpCase) -> tuple[str, ...]:
+    """all inputs batched; only the first; only the last (the others shared)."""
+    if len(case.inputs) == 1:
+        return ("all",)
+    return ("all", "first") if case.op in BATCHABLE_OPERANDS else ("all", "first", "last")
+
+
 SWEEP = [pytest.param(c, mode, id=f"{c.id}-{mode}")
-         for c in op_table.TABLE if BATCHING.get(c.op)
-         for mode in (("all", "first") if len(c.inputs) > 1 else ("all",))]
+         for c in op_table.TABLE if BATCHING.get(c.op) for mode in _modes(c)]
 
 
 @pytest.mark.parametrize("case,mode", SWEEP)
@@ -63,9 +67,9 @@ def test_batched_op_matches_a_loop(case: OpCase, mode: str) -> None:
     gen = rt.rng("vmap", case.id, dtype_id(dtype))
     examples = [case.sample(dtype, gen) for _ in range(BATCH)]
     names = list(examples[0])
-    batched = names if mode == "all" else names[:1]
+    batched = {"all": names, "first": names[:1], "last": names[-1:]}[mode]
     # (The operands whose batch has a rule: not yet a batched nll_loss class
-    # weight, take index, conv2d filter, layer_norm gamma or beta.)
+    # weight, conv2d filter, layer_norm gamma or beta.)
     batched = batched[:BATCHABLE_OPERANDS.get(case.op, len(batched))]
     for ex in examples[1:]:  # shared inputs: the first example's
         for name in names:
@@ -262,3 +266,30 @@ def test_vmap_nests_with_jvp_and_vjp() -> None:
     ct = RNG.normal(size=(4, 2))
     _, pullback = relax_mlir.vjp(relax_mlir.vmap(f), xs)
     np.testing.assert_allclose(pullback(ct)[0], (ct * d) @ w.T, rtol=1e-12)
+
+
+def test_checkpointed_segments_batch_and_still_recompute() -> None:
+    """A checkpointed segment (its markers batched) inside vmap: the gradient
+    of the batched function equals the one without the checkpoint, and the
+    adjoint recomputes the segment."""
+    w = RNG.normal(size=(3, 3))
+    xs = RNG.normal(size=(4, 3))
+
+    def layer(x: Any) -> Any:
+        return rnp.tanh(x @ w) * 2.0
+
+    def plain(x: Any) -> Any:
+        return rnp.sum(layer(layer(x)))
+
+    def marked(x: Any) -> Any:
+        return rnp.sum(relax_mlir.checkpoint(layer)(layer(x)))
+
+    def total(f: Any) -> Any:
+        return lambda x: rnp.sum(relax_mlir.vmap(f)(x))
+
+    np.testing.assert_allclose(relax_mlir.grad(total(marked))(xs),
+                               relax_mlir.grad(total(plain))(xs), rtol=1e-12)
+    def tanhs(f: Any) -> int:
+        return relax_mlir.grad(total(f)).lower(xs).as_text("adjoint").count("relax.tanh")
+
+    assert tanhs(marked) == tanhs(plain) + 1  # the segment's tanh, recomputed

@@ -58,6 +58,8 @@ RELAX_ELEMENTWISE_BATCHING(LessEqualOp)
 RELAX_ELEMENTWISE_BATCHING(ZerosLikeOp)
 RELAX_ELEMENTWISE_BATCHING(OnesLikeOp)
 RELAX_ELEMENTWISE_BATCHING(StopGradientOp)
+RELAX_ELEMENTWISE_BATCHING(StartCheckpointOp)
+RELAX_ELEMENTWISE_BATCHING(EndCheckpointOp)
 
 /// Each example filled with its own value when the value is batched.
 LogicalResult FullLikeOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,

@@ -10,6 +10,8 @@
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Dialect/Relax/IR/RelaxOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 using namespace mlir;
 using namespace mlir::relax;
 
@@ -148,26 +150,89 @@ LogicalResult ConcatOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operand
   return success();
 }
 
-/// A batch of data at unbatched indices (absent axis: each example
-/// flattened). Batched indices have no rule yet.
+/// An integer constant of `elt` (0-d).
+static Value indexConstant(OpBuilder &b, Location loc, Type elt, int64_t value) {
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({}, elt),
+                             b.getIntegerAttr(elt, value).getValue()));
+}
+
+/// `v` with its axis `from` moved to `to` (a permute_dims).
+static Value moveAxis(OpBuilder &b, Location loc, Value v, int64_t from, int64_t to) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (from == to)
+    return v;
+  SmallVector<int64_t> order;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (d != from)
+      order.push_back(d);
+  order.insert(order.begin() + to, from);
+  SmallVector<int64_t> shape;
+  for (int64_t d : order)
+    shape.push_back(type.getDimSize(d));
+  return PermuteDimsOp::create(b, loc, type.clone(shape), v, b.getDenseI64ArrayAttr(order));
+}
+
+/// take(data, indices, axis) built with its result type.
+static Value takeAlong(OpBuilder &b, Location loc, Value data, Value indices, int64_t axis) {
+  auto d = cast<RankedTensorType>(data.getType());
+  auto i = cast<RankedTensorType>(indices.getType());
+  SmallVector<int64_t> shape(d.getShape().take_front(axis));
+  llvm::append_range(shape, i.getShape());
+  llvm::append_range(shape, d.getShape().drop_front(axis + 1));
+  return TakeOp::create(b, loc, d.clone(shape), data, indices, b.getI64IntegerAttr(axis));
+}
+
+/// A batch of data at unbatched indices, or data (batched or shared) at a
+/// batch of indices (absent axis: each example flattened). Shared data at
+/// batched indices is one take whose batch axis then moves to the front; a
+/// batch of both is one take from the batch flattened with the axis, each
+/// example's indices offset to its own rows.
 LogicalResult TakeOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
                                    ArrayRef<bool> batched, MutableArrayRef<Value> results) {
-  if (batched[1])
-    return emitOpError("has no batching rule for batched indices yet (vmap over the data "
-                       "only, or index with a one-hot matmul)");
+  Location loc = getLoc();
   RankedTensorType x = getX().getType();
-  Value data = operands[0];
-  int64_t axis = 1;
-  if (std::optional<int64_t> given = getAxis())
-    axis = batchedAxis(*given, x.getRank());
-  else
-    data = vjp::reshapeTo(b, getLoc(), data, {n, x.getNumElements()});
-  SmallVector<NamedAttribute> attrs;
-  for (NamedAttribute attr : getOperation()->getAttrs())
-    if (attr.getName() != getAxisAttrName())
-      attrs.push_back(attr);
-  attrs.push_back(b.getNamedAttr(getAxisAttrName(), b.getI64IntegerAttr(axis)));
-  results[0] = createBatched(b, *this, {data, operands[1]}, attrs, n)->getResult(0);
+  Value data = operands[0], indices = operands[1];
+  int64_t axis = 0;
+  if (std::optional<int64_t> given = getAxis()) {
+    axis = *given < 0 ? *given + x.getRank() : *given;
+  } else {
+    SmallVector<int64_t> flat{x.getNumElements()};
+    if (batched[0])
+      flat.insert(flat.begin(), n);
+    data = vjp::reshapeTo(b, loc, data, flat);
+  }
+  auto example = cast<RankedTensorType>(data.getType());
+  if (batched[0])
+    example = example.clone(example.getShape().drop_front());
+  if (!batched[1]) {
+    results[0] = takeAlong(b, loc, data, indices, axis + 1);
+    return success();
+  }
+  if (!batched[0]) {
+    results[0] = moveAxis(b, loc, takeAlong(b, loc, data, indices, axis), axis, 0);
+    return success();
+  }
+  // (n, pre..., m, post...) -> (n * m, pre..., post...).
+  int64_t m = example.getDimSize(axis);
+  Value moved = moveAxis(b, loc, data, axis + 1, 1);
+  SmallVector<int64_t> rows(cast<RankedTensorType>(moved.getType()).getShape().drop_front());
+  rows[0] *= n;
+  Value table = vjp::reshapeTo(b, loc, moved, rows);
+  // Each example's indices (negative ones counted from m) plus its offset.
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  Type elt = indexType.getElementType();
+  Value zero = indexConstant(b, loc, elt, 0), size = indexConstant(b, loc, elt, m);
+  Value normalized = vjp::where(b, loc, vjp::less(b, loc, indices, zero),
+                                vjp::add(b, loc, indices, size), indices);
+  Value offsets = vjp::mul(b, loc, vjp::iota(b, loc, n, elt, indexType.getRank(), 0), size);
+  Value picked = takeAlong(b, loc, table, vjp::add(b, loc, normalized, offsets), 0);
+  // (n, idx..., pre..., post...) -> (n, pre..., idx..., post...).
+  int64_t idxRank = indexType.getRank() - 1;
+  for (int64_t k = 0; k < axis; ++k)
+    picked = moveAxis(b, loc, picked, 1 + idxRank + k, 1 + k);
+  results[0] = picked;
   return success();
 }
 

@@ -83,7 +83,8 @@ def Relax_TupleGetItemOp : Relax_Op<"tuple_get_item", [Pure, InferTypeOpAdaptor,
 //===----------------------------------------------------------------------===//
 
 class Relax_CheckpointMarkerOp<string mnemonic, string role>
-    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_LinearDifferentiable]> {
+    : Relax_Op<mnemonic, [Pure, SameOperandsAndResultType, Relax_LinearDifferentiable,
+                          Relax_Batchable]> {
   let summary = "Identity marking the " # role # " of a checkpointed segment";
   let description = "Returns its operand. Bindings computed from a "
     "`relax.start_checkpoint` value, up to the `relax.end_checkpoint` values, form a "
