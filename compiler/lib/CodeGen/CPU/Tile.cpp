@@ -89,6 +89,15 @@ static SmallVector<OpFoldResult> asIndexAttrs(MLIRContext *ctx, ArrayRef<int64_t
   return getAsIndexOpFoldResult(ctx, sizes);
 }
 
+/// `op` tiled by `sizes` at the op (no fusion; the caller replaces it).
+static FailureOr<scf::SCFTilingResult> tileBy(RewriterBase &rewriter, Operation *op,
+                                              ArrayRef<int64_t> sizes) {
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(asIndexAttrs(op->getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  return scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), tiling);
+}
+
 /// Tile sizes with the loops that a tile would cover whole set to 0 (no loop).
 static SmallVector<int64_t> dropWholeTiles(ArrayRef<int64_t> sizes, ArrayRef<int64_t> ranges) {
   SmallVector<int64_t> result(sizes);
@@ -205,11 +214,7 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
   /// `op` tiled by `sizes` (no fusion, nothing peeled), its tiles in `tiled`.
   static void tileWhole(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
                         llvm::DenseSet<Operation *> &tiled) {
-    scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(asIndexAttrs(op->getContext(), sizes));
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> result =
-        scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+    FailureOr<scf::SCFTilingResult> result = tileBy(rewriter, op, sizes);
     if (failed(result))
       return;
     rewriter.replaceOp(op, result->replacements);
@@ -222,11 +227,7 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
   /// Returns the block's op (`op` when it could not be tiled).
   static linalg::LinalgOp tileCacheBlocks(IRRewriter &rewriter, linalg::LinalgOp op,
                                           ArrayRef<int64_t> blocks) {
-    scf::SCFTilingOptions blocking;
-    blocking.setTileSizes(asIndexAttrs(op->getContext(), blocks));
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> blocked =
-        scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), blocking);
+    FailureOr<scf::SCFTilingResult> blocked = tileBy(rewriter, op, blocks);
     if (failed(blocked) || blocked->tiledOps.size() != 1)
       return op;
     rewriter.replaceOp(op, blocked->replacements);
@@ -330,11 +331,7 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
         }
       SmallVector<int64_t> sizes(op.getNumLoops(), 0);
       sizes[*k] = block;
-      scf::SCFTilingOptions tiling;
-      tiling.setTileSizes(asIndexAttrs(op->getContext(), sizes));
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> result =
-          scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+      FailureOr<scf::SCFTilingResult> result = tileBy(rewriter, op, sizes);
       if (failed(result) || result->tiledOps.size() != 1 || result->loops.size() != 1)
         return {op};
       rewriter.replaceOp(op, result->replacements);
@@ -529,11 +526,7 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
                                   unsigned kDim, llvm::DenseSet<Operation *> &tiled) {
     SmallVector<int64_t> inner(partialTile.getNumLoops(), 0);
     inner[kDim] = 1;
-    scf::SCFTilingOptions stepTiling;
-    stepTiling.setTileSizes(asIndexAttrs(partialTile.getContext(), inner));
-    rewriter.setInsertionPoint(partialTile);
-    FailureOr<scf::SCFTilingResult> steps = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(partialTile.getOperation()), stepTiling);
+    FailureOr<scf::SCFTilingResult> steps = tileBy(rewriter, partialTile, inner);
     if (failed(steps))
       return;
     rewriter.replaceOp(partialTile, steps->replacements);
@@ -560,11 +553,7 @@ struct CPUTilePass : relax::impl::CPUTilePassBase<CPUTilePass> {
     SmallVector<int64_t> sizes = dropWholeTiles(tiles.getOuter(), op.getStaticLoopRanges());
     if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
       return;
-    scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(asIndexAttrs(op->getContext(), sizes));
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> result =
-        scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+    FailureOr<scf::SCFTilingResult> result = tileBy(rewriter, op, sizes);
     if (failed(result))
       return;
     // Only loops over parallel dims may run concurrently: a tiled reduction

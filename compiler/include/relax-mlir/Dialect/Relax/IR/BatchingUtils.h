@@ -30,6 +30,10 @@ Value padExample(OpBuilder &b, Location loc, Value v, int64_t rank);
 /// element).
 Value broadcastBatch(OpBuilder &b, Location loc, Value v, int64_t n);
 
+/// `operands` all batched: the unbatched ones broadcast.
+SmallVector<Value> allBatched(OpBuilder &b, Location loc, ValueRange operands,
+                              ArrayRef<bool> batched, int64_t n);
+
 /// `axis` of an example of rank `rank` (negative counts from the end) as an
 /// axis of the batched value.
 int64_t batchedAxis(int64_t axis, int64_t rank);

@@ -52,6 +52,14 @@ Value mlir::relax::broadcastBatch(OpBuilder &b, Location loc, Value v, int64_t n
   return broadcastToType(b, loc, v, batchedType(v.getType(), n));
 }
 
+SmallVector<Value> mlir::relax::allBatched(OpBuilder &b, Location loc, ValueRange operands,
+                                           ArrayRef<bool> batched, int64_t n) {
+  SmallVector<Value> all;
+  for (auto [v, isBatched] : llvm::zip(operands, batched))
+    all.push_back(isBatched ? v : broadcastBatch(b, loc, v, n));
+  return all;
+}
+
 int64_t mlir::relax::batchedAxis(int64_t axis, int64_t rank) {
   return (axis < 0 ? axis + rank : axis) + 1;
 }

@@ -24,8 +24,8 @@ LogicalResult CrossEntropyWithLogitsOp::buildBatched(OpBuilder &b, int64_t n,
                                                      ValueRange operands, ArrayRef<bool> batched,
                                                      MutableArrayRef<Value> results) {
   Location loc = getLoc();
-  Value pred = batched[0] ? operands[0] : broadcastBatch(b, loc, operands[0], n);
-  Value labels = batched[1] ? operands[1] : broadcastBatch(b, loc, operands[1], n);
+  SmallVector<Value> both = allBatched(b, loc, operands, batched, n);
+  Value pred = both[0], labels = both[1];
   Value total = sumOver(b, loc, mul(b, loc, pred, labels),
                         exampleAxes(getPred().getType().getRank()), /*keepdims=*/false);
   results[0] = mul(b, loc, total, scalarLike(b, loc, total, -1.0 / getBatchSize()));

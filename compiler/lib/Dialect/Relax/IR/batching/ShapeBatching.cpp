@@ -139,9 +139,7 @@ LogicalResult TriuOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
 /// Unbatched operands are broadcast over the batch.
 LogicalResult ConcatOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
                                      ArrayRef<bool> batched, MutableArrayRef<Value> results) {
-  SmallVector<Value> all;
-  for (auto [v, isBatched] : llvm::zip(operands, batched))
-    all.push_back(isBatched ? v : broadcastBatch(b, getLoc(), v, n));
+  SmallVector<Value> all = allBatched(b, getLoc(), operands, batched, n);
   SmallVector<NamedAttribute> attrs(getOperation()->getAttrs());
   for (NamedAttribute &attr : attrs)
     if (attr.getName() == getAxisAttrName())
@@ -239,10 +237,7 @@ LogicalResult TakeOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
 /// A tuple of batched fields (unbatched ones broadcast).
 LogicalResult TupleOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
                                     ArrayRef<bool> batched, MutableArrayRef<Value> results) {
-  SmallVector<Value> fields;
-  for (auto [v, isBatched] : llvm::zip(operands, batched))
-    fields.push_back(isBatched ? v : broadcastBatch(b, getLoc(), v, n));
-  results[0] = TupleOp::create(b, getLoc(), fields);
+  results[0] = TupleOp::create(b, getLoc(), allBatched(b, getLoc(), operands, batched, n));
   return success();
 }
 
