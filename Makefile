@@ -73,7 +73,8 @@ test: build lint
 ASAN_BUILD := $(ROOT)/build-asan
 ASAN_PYTEST := test/python/test_ops_forward.py test/python/test_ops_gradient.py \
                test/python/test_reliability.py test/python/test_gradient_behaviours.py \
-               test/python/test_conv_gradients.py test/python/test_control_flow.py
+               test/python/test_conv_gradients.py test/python/test_control_flow.py \
+               test/python/test_vmap.py
 # libstdc++ is preloaded too, or ASan's __cxa_throw interceptor finds no real
 # one (Python does not link libstdc++). The RSS tests measure nothing under
 # ASan, whose quarantine keeps freed memory.
