@@ -82,16 +82,12 @@ class Batched:
         size = self._batch_size(leaves, leaf_axes, args)
         examples = [self._example(v, a) for v, a in zip(leaves, leaf_axes)]
 
-        def one(*example_leaves: Any) -> Any:
-            it = iter(example_leaves)
-            return self.fn(*(tree_unflatten(td, it) for td in treedefs))
-
-        from ._frontend import jit
-
-        lowered = jit(one).lower(*examples)
-        entry = lowered._entry
+        entry = self._traced(treedefs).lower(*examples)._entry
         batched = [i for i, a in enumerate(leaf_axes) if a is not None]
-        key = (size, tuple(batched), entry.relax.operation.get_asm(print_generic_op_form=True))
+        # (The entry is jit's cached trace of this signature: the same object
+        # for the same shapes, dtypes and structure; kept alive below, so its
+        # id is not reused.)
+        key = (size, tuple(batched), id(entry))
         module = self._cache.get(key) if not entry.captures else None
         if module is None:
             module = clone_module(entry.relax)
@@ -100,6 +96,7 @@ class Batched:
                        CompilationError, f"vmap of {self.__name__} failed")
             if not entry.captures:
                 self._cache[key] = module
+                self._cache[("entry", id(entry))] = entry
         count = _count(entry.out_treedef)
         out_axes = _axis_list(self.out_axes, count, "out_axes", self.__name__)
         if current_trace() is None:
@@ -110,6 +107,25 @@ class Batched:
             outs = self._inline(module, leaves, leaf_axes, entry, count)
             outs = [_move(o, 0, a) if a is not None else o[0] for o, a in zip(outs, out_axes)]
         return tree_unflatten(entry.out_treedef, iter(outs))
+
+    def _traced(self, treedefs: list[Any]) -> Any:
+        """`jit` of the function of one example's leaves, one per argument
+        structure (kept, so that jit's signature cache spares a new trace
+        on every call)."""
+        key = ("jit", tuple(treedefs), tuple(map(str, treedefs)))
+        traced = self._cache.get(key)
+        if traced is None:
+            from ._frontend import jit
+
+            fn = self.fn
+
+            def one(*example_leaves: Any) -> Any:
+                it = iter(example_leaves)
+                return fn(*(tree_unflatten(td, it) for td in treedefs))
+
+            one.__name__ = self.__name__
+            traced = self._cache[key] = jit(one)
+        return traced
 
     def _check_axis(self, value: Any, axis: int, path: str) -> int:
         ndim = len(value.shape)

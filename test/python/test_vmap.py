@@ -293,3 +293,25 @@ def test_checkpointed_segments_batch_and_still_recompute() -> None:
         return relax_mlir.grad(total(f)).lower(xs).as_text("adjoint").count("relax.tanh")
 
     assert tanhs(marked) == tanhs(plain) + 1  # the segment's tanh, recomputed
+
+
+def test_a_second_call_reuses_the_trace_and_the_code() -> None:
+    """Calls with the same shapes trace, batch and compile once (a training
+    loop of per-example gradients does not retrace every step)."""
+    calls = []
+
+    def f(x: Any, w: Any) -> Any:
+        calls.append(1)
+        return rnp.sum(x @ w)
+
+    batched = relax_mlir.vmap(f, in_axes=(0, None))
+    w = RNG.normal(size=(6, 2))
+    first = batched(X, w)
+    second = batched(X + 1.0, w)
+    assert len(calls) == 1
+    np.testing.assert_allclose(second, (X + 1.0) @ w @ np.ones(2), rtol=1e-12)
+    np.testing.assert_allclose(first, X @ w @ np.ones(2), rtol=1e-12)
+    # Another batch size: the same example, so no new trace (only the
+    # batched function is made again).
+    np.testing.assert_allclose(batched(X[:2], w), X[:2] @ w @ np.ones(2), rtol=1e-12)
+    assert len(calls) == 1
