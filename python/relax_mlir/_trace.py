@@ -26,7 +26,7 @@ from ._boundary import NUMPY_DTYPES
 from ._module import functions, run_passes
 from .dialects import arith, relax
 from .dialects import func as func_d
-from .errors import RelaxMLIRError, format_mlir_error
+from .errors import RelaxMLIRError, format_location, format_mlir_error
 
 # MLIR element type <-> numpy dtype of relax tensors.
 DTYPE_OF: dict[str, np.dtype] = {k: np.dtype(v) for k, v in NUMPY_DTYPES.items()}
@@ -151,14 +151,14 @@ def tree_leaf_count(treedef: Treedef) -> int:
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
-def user_location() -> ir.Location:
-    """The innermost frame outside relax_mlir as an MLIR file location."""
+def _user_position() -> tuple[str, int, int] | None:
+    """(file, line, column) of the innermost frame outside relax_mlir."""
     frame = sys._getframe(1)
     while frame is not None and os.path.dirname(
             os.path.abspath(frame.f_code.co_filename)) .startswith(_PACKAGE_DIR):
         frame = frame.f_back  # type: ignore[assignment]
     if frame is None:
-        return ir.Location.unknown()
+        return None
     line, column = frame.f_lineno, 1
     try:
         positions = list(frame.f_code.co_positions())[frame.f_lasti // 2]
@@ -166,7 +166,20 @@ def user_location() -> ir.Location:
             column = positions[2] + 1
     except (AttributeError, IndexError):
         pass
-    return ir.Location.file(frame.f_code.co_filename, line, column)
+    return frame.f_code.co_filename, line, column
+
+
+def user_location() -> ir.Location:
+    """The innermost frame outside relax_mlir as an MLIR file location."""
+    position = _user_position()
+    return ir.Location.unknown() if position is None else ir.Location.file(*position)
+
+
+def call_site() -> str:
+    """`file:line:col` of the user's call (as user_location finds it), for
+    error messages; needs no MLIR context."""
+    position = _user_position()
+    return "<unknown>" if position is None else "{}:{}:{}".format(*position)
 
 
 # ----------------------------------------------------------------------------
@@ -453,8 +466,7 @@ def _symbol_references(op: Any) -> list[str]:
 
 
 def _where(loc: ir.Location) -> str:
-    from .errors import format_location
-    return format_location(loc)
+        return format_location(loc)
 
 
 class Tracer:

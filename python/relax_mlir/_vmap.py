@@ -19,7 +19,15 @@ import numpy as np
 
 from . import numpy as rnp
 from ._module import clone_module, run_passes
-from ._trace import Tracer, as_leaf_array, current_trace, tree_flatten, tree_unflatten
+from ._trace import (
+    Tracer,
+    as_leaf_array,
+    call_site,
+    current_trace,
+    tree_flatten,
+    tree_leaf_count,
+    tree_unflatten,
+)
 from .errors import CompilationError
 
 Axes = Any  # int | None | a sequence of them
@@ -31,18 +39,21 @@ def _axis_list(value: Axes, count: int, what: str, fn_name: str) -> list[int | N
         return [None if value is None else int(value)] * count
     if isinstance(value, (tuple, list)):
         if len(value) != count:
-            raise ValueError(f"vmap of {fn_name}: {what} has {len(value)} entries for {count} "
+            raise ValueError(f"{call_site()}: "
+                             f"vmap of {fn_name}: {what} has {len(value)} entries for {count} "
                              f"{'arguments' if what == 'in_axes' else 'outputs'}; give one per "
                              f"{'positional argument' if what == 'in_axes' else 'output'}, or "
                              f"one int for all")
         out: list[int | None] = []
         for v in value:
             if v is not None and (not isinstance(v, (int, np.integer)) or isinstance(v, bool)):
-                raise TypeError(f"vmap of {fn_name}: each entry of {what} is an int or None, "
+                raise TypeError(f"{call_site()}: "
+                                f"vmap of {fn_name}: each entry of {what} is an int or None, "
                                 f"got {v!r}")
             out.append(None if v is None else int(v))
         return out
-    raise TypeError(f"vmap of {fn_name}: {what} must be an int, None or a tuple of them, "
+    raise TypeError(f"{call_site()}: "
+                    f"vmap of {fn_name}: {what} must be an int, None or a tuple of them, "
                     f"got {value!r}")
 
 
@@ -51,7 +62,8 @@ class Batched:
 
     def __init__(self, fn: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0) -> None:
         if not callable(fn):
-            raise TypeError(f"vmap expects a function, got {type(fn).__name__}")
+            raise TypeError(f"{call_site()}: vmap expects a function, got {type(fn).__name__}; "
+                            f"pass the function to map, as vmap(f, in_axes=...)")
         self.fn = fn
         self.in_axes = in_axes
         self.out_axes = out_axes
@@ -65,7 +77,8 @@ class Batched:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs:
-            raise TypeError(f"vmap of {self.__name__}: pass the arguments positionally "
+            raise TypeError(f"{call_site()}: "
+                            f"vmap of {self.__name__}: pass the arguments positionally "
                             f"(got keyword arguments {', '.join(sorted(kwargs))}); in_axes "
                             f"names them by position")
         axes = _axis_list(self.in_axes, len(args), "in_axes", self.__name__)
@@ -97,7 +110,7 @@ class Batched:
             if not entry.captures:
                 self._cache[key] = module
                 self._cache[("entry", id(entry))] = entry
-        count = _count(entry.out_treedef)
+        count = tree_leaf_count(entry.out_treedef)
         out_axes = _axis_list(self.out_axes, count, "out_axes", self.__name__)
         if current_trace() is None:
             outs = self._run(module, key, leaves, leaf_axes, entry)
@@ -130,7 +143,8 @@ class Batched:
     def _check_axis(self, value: Any, axis: int, path: str) -> int:
         ndim = len(value.shape)
         if not -ndim <= axis < ndim:
-            raise ValueError(f"vmap of {self.__name__}: in_axes {axis} is out of range for "
+            raise ValueError(f"{call_site()}: "
+                             f"vmap of {self.__name__}: in_axes {axis} is out of range for "
                              f"{path} of shape {tuple(value.shape)}; map an axis it has, or "
                              f"pass None to share it across the batch")
         return axis % ndim
@@ -139,12 +153,14 @@ class Batched:
                     args: tuple[Any, ...]) -> int:
         sizes = {int(v.shape[a]) for v, a in zip(leaves, axes) if a is not None}
         if not sizes:
-            raise ValueError(f"vmap of {self.__name__}: no argument is mapped (in_axes is None "
+            raise ValueError(f"{call_site()}: "
+                             f"vmap of {self.__name__}: no argument is mapped (in_axes is None "
                              f"for all); map at least one")
         if len(sizes) > 1:
             found = ", ".join(f"{tuple(v.shape)} along axis {a}" for v, a in zip(leaves, axes)
                               if a is not None)
-            raise ValueError(f"vmap of {self.__name__}: the mapped axes have different sizes "
+            raise ValueError(f"{call_site()}: "
+                             f"vmap of {self.__name__}: the mapped axes have different sizes "
                              f"({found}); they must all be the batch size")
         return sizes.pop()
 
@@ -181,12 +197,6 @@ class Batched:
         callee = outer.import_function(module, "main_vmap", f"{self.__name__}_vmap")
         result = outer.call(callee, [v.value for v in values] + [c.value for c in entry.captures])
         return traced_leaves(outer, result, count)
-
-
-def _count(treedef: Any) -> int:
-    from ._trace import tree_leaf_count
-
-    return tree_leaf_count(treedef)
 
 
 def _move(x: Any, source: int, destination: int) -> Any:

@@ -32,6 +32,7 @@ from ._trace import (
     Trace,
     Tracer,
     Treedef,
+    call_site,
     current_trace,
     emit_op,
     innermost_trace,
@@ -39,11 +40,9 @@ from ._trace import (
     tensor_type,
     tree_flatten,
     tree_unflatten,
-    user_location,
 )
 from .dialects import func as func_d
 from .dialects import relax as _r
-from .errors import format_location
 from .numpy import asarray
 
 __all__ = ["stop_gradient", "scan", "fori_loop", "while_loop", "cond", "switch"]
@@ -71,10 +70,6 @@ def stop_gradient(x: Any) -> Any:
 # ----------------------------------------------------------------------------
 
 Spec = tuple[str, tuple[int, ...], Any]
-
-
-def _here() -> str:
-    return format_location(user_location())
 
 
 def _leaves(tree: Any) -> tuple[list[Tracer], Treedef]:
@@ -156,7 +151,7 @@ def _check_int(fn: str, name: str, value: Any, minimum: int) -> None:
     """A ValueError unless `value` is None or an int >= `minimum`."""
     if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))
                               or value < minimum):
-        raise ValueError(f"{_here()}: {fn}: {name} must be an int >= {minimum}, got "
+        raise ValueError(f"{call_site()}: {fn}: {name} must be an int >= {minimum}, got "
                          f"{value!r}; write {name}={max(minimum, 2)}, say, or leave it out")
 
 
@@ -167,11 +162,11 @@ def _type_name(shape: tuple[int, ...], dtype: Any) -> str:
 def _check_same(what: str, expected: Treedef, expected_types: Sequence[Any], got: Treedef,
                 got_types: Sequence[Any], fix: str) -> None:
     if str(expected) != str(got):
-        raise TypeError(f"{_here()}: {what} must have the same structure: {expected} and "
+        raise TypeError(f"{call_site()}: {what} must have the same structure: {expected} and "
                         f"{got}; return the same tuples/lists/dicts of arrays")
     for i, (a, b) in enumerate(zip(expected_types, got_types)):
         if a[0] != b[0] or np.dtype(a[1]) != np.dtype(b[1]):
-            raise TypeError(f"{_here()}: {what} must have the same types, but leaf {i} is "
+            raise TypeError(f"{call_site()}: {what} must have the same types, but leaf {i} is "
                             f"{_type_name(*a)} and {_type_name(*b)}; {fix}")
 
 
@@ -183,11 +178,11 @@ def _scan(f: Callable[..., Any], init: Any, xs: Any = None, length: int | None =
           reverse: bool = False, unroll: int | bool = 1, *,
           checkpoint_every: int | None = None) -> Any:
     if not callable(f):
-        raise TypeError(f"{_here()}: scan: f must be a function f(carry, x) -> (carry, y), "
+        raise TypeError(f"{call_site()}: scan: f must be a function f(carry, x) -> (carry, y), "
                         f"got {type(f).__name__}; write lax.scan(f, init, xs)")
     if not isinstance(unroll, (bool, int, np.integer)) or (
             not isinstance(unroll, bool) and unroll < 1):
-        raise ValueError(f"{_here()}: scan: unroll must be a positive int or a bool, got "
+        raise ValueError(f"{call_site()}: scan: unroll must be a positive int or a bool, got "
                          f"{unroll!r}; leave it out (the loop stays rolled)")
     _check_int("scan", "checkpoint_every", checkpoint_every, 1)
     outer = innermost_trace()
@@ -195,20 +190,20 @@ def _scan(f: Callable[..., Any], init: Any, xs: Any = None, length: int | None =
     x_leaves, x_def = _leaves(xs)
     lengths = {int(x.shape[0]) for x in x_leaves if x.ndim > 0}
     if any(x.ndim == 0 for x in x_leaves):
-        raise ValueError(f"{_here()}: scan: every leaf of xs needs a leading axis to scan "
+        raise ValueError(f"{call_site()}: scan: every leaf of xs needs a leading axis to scan "
                          f"over; got a 0-d array: stack the per-iteration values along axis 0, "
                          f"or let f close over a value that does not change")
     if length is not None:
         if not isinstance(length, (int, np.integer)) or length < 0:
-            raise ValueError(f"{_here()}: scan: length must be a non-negative int, got "
+            raise ValueError(f"{call_site()}: scan: length must be a non-negative int, got "
                              f"{length!r}; write length=<number of iterations>")
         lengths.add(int(length))
     if len(lengths) > 1:
-        raise ValueError(f"{_here()}: scan: the leaves of xs have different leading axes "
+        raise ValueError(f"{call_site()}: scan: the leaves of xs have different leading axes "
                          f"{sorted(lengths)}" + (" (and length)" if length is not None else "")
                          + "; they must all equal the number of iterations")
     if not lengths:
-        raise ValueError(f"{_here()}: scan: with no xs, give the number of iterations as "
+        raise ValueError(f"{call_site()}: scan: with no xs, give the number of iterations as "
                          f"length=")
     n = lengths.pop()
     nc = len(carries)
@@ -224,7 +219,7 @@ def _scan(f: Callable[..., Any], init: Any, xs: Any = None, length: int | None =
     def body_fn(carry: Any, x: Any) -> Any:
         out = f(carry, x)
         if not isinstance(out, (tuple, list)) or len(out) != 2:
-            raise TypeError(f"{_here()}: scan: f must return a pair (carry, y), got "
+            raise TypeError(f"{call_site()}: scan: f must return a pair (carry, y), got "
                             f"{type(out).__name__}; return (new_carry, None) when there are "
                             f"no per-iteration outputs")
         new_carry, y = out
@@ -280,7 +275,7 @@ about 2 sqrt(length) carries for one extra forward sweep.""")
 
 def _fori_loop(lower: Any, upper: Any, body_fun: Callable[..., Any], init_val: Any) -> Any:
     if not callable(body_fun):
-        raise TypeError(f"{_here()}: fori_loop: body_fun must be a function body_fun(i, val) "
+        raise TypeError(f"{call_site()}: fori_loop: body_fun must be a function body_fun(i, val) "
                         f"-> val, got {type(body_fun).__name__}; write "
                         f"lax.fori_loop(lower, upper, body_fun, init_val)")
     if isinstance(lower, Tracer) or isinstance(upper, Tracer):
@@ -299,7 +294,7 @@ def _fori_loop(lower: Any, upper: Any, body_fun: Callable[..., Any], init_val: A
         return while_loop(cond_fun, body, (lo, hi, init_val))[2]
     for name, v in (("lower", lower), ("upper", upper)):
         if not isinstance(v, (int, np.integer)):
-            raise TypeError(f"{_here()}: fori_loop: {name} must be an int (or a traced integer "
+            raise TypeError(f"{call_site()}: fori_loop: {name} must be an int (or a traced integer "
                             f"array), got {type(v).__name__}; convert it with int(...)")
     lower, upper = int(lower), int(upper)
     if upper <= lower:
@@ -324,7 +319,7 @@ def _while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any], init
                 checkpoint_every: int | None = None) -> Any:
     for name, fn in (("cond_fun", cond_fun), ("body_fun", body_fun)):
         if not callable(fn):
-            raise TypeError(f"{_here()}: while_loop: {name} must be a function, got "
+            raise TypeError(f"{call_site()}: while_loop: {name} must be a function, got "
                             f"{type(fn).__name__}; write lax.while_loop(cond_fun, body_fun, "
                             f"init_val)")
     _check_int("while_loop", "max_iterations", max_iterations, 0)
@@ -340,7 +335,7 @@ def _while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any], init
     def cond_body(val: Any) -> Any:
         p = asarray(cond_fun(val))
         if p.shape != () or p.dtype != np.bool_:
-            raise TypeError(f"{_here()}: while_loop: cond_fun must return a scalar boolean, "
+            raise TypeError(f"{call_site()}: while_loop: cond_fun must return a scalar boolean, "
                             f"got {_type_name(tuple(p.shape), p.dtype)}; return one comparison, "
                             f"e.g. rnp.sum(v * v) > 1e-6")
         return p
@@ -405,7 +400,7 @@ def _branches(what: str, selector: Tracer, branches: Sequence[Callable[..., Any]
     traced: list[_Body] = []
     for i, fn in enumerate(branches):
         if not callable(fn):
-            raise TypeError(f"{_here()}: {what}: branch {i} must be a function, got "
+            raise TypeError(f"{call_site()}: {what}: branch {i} must be a function, got "
                             f"{type(fn).__name__}; pass functions of the operands (a lambda "
                             f"for a constant result)")
         traced.append(_Body(fn, specs, unpack, f"{what} branch {i}"))
@@ -439,11 +434,11 @@ def _cond(pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any]
           *operands: Any) -> Any:
     p = asarray(pred)
     if p.shape != ():
-        raise TypeError(f"{_here()}: cond: pred must be a scalar, got shape {tuple(p.shape)}; "
+        raise TypeError(f"{call_site()}: cond: pred must be a scalar, got shape {tuple(p.shape)}; "
                         f"reduce it to one value, e.g. rnp.sum(p) > 0")
     if p.dtype != np.bool_:
         if p.dtype.kind not in "iuf":
-            raise TypeError(f"{_here()}: cond: pred must be a boolean or a number, got "
+            raise TypeError(f"{call_site()}: cond: pred must be a boolean or a number, got "
                             f"{p.dtype}; compare it, e.g. x > 0")
         p = asarray(p != 0)
     return _branches("cond", p, [true_fun, false_fun], operands,
@@ -459,12 +454,12 @@ branch taken.""")
 
 def _switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
     if not isinstance(branches, (list, tuple)) or not branches:
-        raise TypeError(f"{_here()}: switch: branches must be a non-empty list of functions, "
+        raise TypeError(f"{call_site()}: switch: branches must be a non-empty list of functions, "
                         f"got {type(branches).__name__}; write "
                         f"lax.switch(index, [f0, f1], *operands)")
     i = asarray(index)
     if i.shape != () or i.dtype.kind not in "iu":
-        raise TypeError(f"{_here()}: switch: index must be a scalar integer, got "
+        raise TypeError(f"{call_site()}: switch: index must be a scalar integer, got "
                         f"{_type_name(tuple(i.shape), i.dtype)}; convert it with "
                         f".astype(np.int32)")
     if i.dtype not in (np.int32, np.int64):

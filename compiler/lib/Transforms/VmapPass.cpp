@@ -132,7 +132,8 @@ LogicalResult Batcher::visit(Operation *op) {
       unbatchable.insert(r);
     if (rule && !regionReadsBatched)
       return success(); // (what it reads was reported)
-    return op->emitOpError() << "has no batching rule (vmap)";
+    return op->emitOpError() << "has no batching rule (vmap): keep its operands unbatched "
+                                "(in_axes=None), or map this part with a Python loop";
   }
   OpBuilder b(op);
   SmallVector<Value> operands =

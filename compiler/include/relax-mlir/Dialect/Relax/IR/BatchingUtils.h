@@ -21,6 +21,11 @@ Type batchedType(Type type, int64_t n);
 Operation *createBatched(OpBuilder &b, Operation *op, ValueRange operands,
                          ArrayRef<NamedAttribute> attrs, int64_t n);
 
+/// `op` re-created as createBatched does, with its attribute `name` set to
+/// `value` (added when absent); its one result.
+Value createBatchedWith(OpBuilder &b, Operation *op, ValueRange operands, int64_t n,
+                        StringRef name, Attribute value);
+
 /// Batched `v` (n, s...) with unit dimensions after the batch so that its
 /// example has rank `rank`: (n, 1, ..., 1, s...), which numpy broadcasting
 /// then lines up with unbatched operands of that rank.

@@ -29,6 +29,16 @@ Operation *mlir::relax::createBatched(OpBuilder &b, Operation *op, ValueRange op
   return b.create(state);
 }
 
+Value mlir::relax::createBatchedWith(OpBuilder &b, Operation *op, ValueRange operands,
+                                     int64_t n, StringRef name, Attribute value) {
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : op->getAttrs())
+    if (attr.getName() != name)
+      attrs.push_back(attr);
+  attrs.push_back(b.getNamedAttr(name, value));
+  return createBatched(b, op, operands, attrs, n)->getResult(0);
+}
+
 Value mlir::relax::padExample(OpBuilder &b, Location loc, Value v, int64_t rank) {
   auto type = cast<RankedTensorType>(v.getType());
   int64_t missing = rank - (type.getRank() - 1);

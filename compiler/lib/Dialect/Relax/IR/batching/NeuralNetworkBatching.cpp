@@ -140,10 +140,7 @@ LogicalResult LayerNormOp::buildBatched(OpBuilder &b, int64_t n, ValueRange oper
   int64_t rank = getX().getType().getRank();
   SmallVector<int64_t> axes =
       llvm::map_to_vector(getAxes(), [&](int64_t a) { return batchedAxis(a, rank); });
-  SmallVector<NamedAttribute> attrs(getOperation()->getAttrs());
-  for (NamedAttribute &attr : attrs)
-    if (attr.getName() == getAxesAttrName())
-      attr.setValue(b.getDenseI64ArrayAttr(axes));
-  results[0] = createBatched(b, *this, operands, attrs, n)->getResult(0);
+  results[0] =
+      createBatchedWith(b, *this, operands, n, getAxesAttrName(), b.getDenseI64ArrayAttr(axes));
   return success();
 }

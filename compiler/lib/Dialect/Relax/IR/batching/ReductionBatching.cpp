@@ -32,13 +32,8 @@ static LogicalResult batchReduction(Op op, OpBuilder &b, int64_t n, ValueRange o
                      : operands[0];
     return success();
   }
-  SmallVector<NamedAttribute> attrs(op->getAttrs());
-  for (NamedAttribute &attr : attrs)
-    if (attr.getName() == op.getAxisAttrName())
-      attr.setValue(b.getDenseI64ArrayAttr(axes));
-  if (!op.getAxis())
-    attrs.push_back(b.getNamedAttr(op.getAxisAttrName(), b.getDenseI64ArrayAttr(axes)));
-  results[0] = createBatched(b, op, operands, attrs, n)->getResult(0);
+  results[0] = createBatchedWith(b, op, operands, n, op.getAxisAttrName(),
+                                 b.getDenseI64ArrayAttr(axes));
   return success();
 }
 
@@ -59,16 +54,8 @@ RELAX_REDUCTION_BATCHING(ProdOp)
 static LogicalResult batchAlongAxis(Operation *op, int64_t axis, int64_t rank, OpBuilder &b,
                                     int64_t n, ValueRange operands,
                                     MutableArrayRef<Value> results) {
-  SmallVector<NamedAttribute> attrs(op->getAttrs());
-  bool found = false;
-  for (NamedAttribute &attr : attrs)
-    if (attr.getName() == "axis") {
-      attr.setValue(b.getI64IntegerAttr(batchedAxis(axis, rank)));
-      found = true;
-    }
-  if (!found)
-    attrs.push_back(b.getNamedAttr("axis", b.getI64IntegerAttr(batchedAxis(axis, rank))));
-  results[0] = createBatched(b, op, operands, attrs, n)->getResult(0);
+  results[0] = createBatchedWith(b, op, operands, n, "axis",
+                                 b.getI64IntegerAttr(batchedAxis(axis, rank)));
   return success();
 }
 

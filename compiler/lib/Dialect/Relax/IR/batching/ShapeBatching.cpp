@@ -18,12 +18,7 @@ using namespace mlir::relax;
 /// `op` over `operands` with its array attribute `name` replaced by `value`.
 static Value withArray(OpBuilder &b, Operation *op, ValueRange operands, int64_t n,
                        StringRef name, ArrayRef<int64_t> value) {
-  SmallVector<NamedAttribute> attrs;
-  for (NamedAttribute attr : op->getAttrs())
-    if (attr.getName() != name)
-      attrs.push_back(attr);
-  attrs.push_back(b.getNamedAttr(name, b.getDenseI64ArrayAttr(value)));
-  return createBatched(b, op, operands, attrs, n)->getResult(0);
+  return createBatchedWith(b, op, operands, n, name, b.getDenseI64ArrayAttr(value));
 }
 
 /// The batched axes of example `axes` (of rank `rank`).
@@ -139,12 +134,9 @@ LogicalResult TriuOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
 /// Unbatched operands are broadcast over the batch.
 LogicalResult ConcatOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
                                      ArrayRef<bool> batched, MutableArrayRef<Value> results) {
-  SmallVector<Value> all = allBatched(b, getLoc(), operands, batched, n);
-  SmallVector<NamedAttribute> attrs(getOperation()->getAttrs());
-  for (NamedAttribute &attr : attrs)
-    if (attr.getName() == getAxisAttrName())
-      attr.setValue(b.getI64IntegerAttr(batchedAxis(getAxis(), getType().getRank())));
-  results[0] = createBatched(b, *this, all, attrs, n)->getResult(0);
+  results[0] = createBatchedWith(
+      b, *this, allBatched(b, getLoc(), operands, batched, n), n, getAxisAttrName(),
+      b.getI64IntegerAttr(batchedAxis(getAxis(), getType().getRank())));
   return success();
 }
 
@@ -250,12 +242,8 @@ LogicalResult TupleGetItemOp::buildBatched(OpBuilder &b, int64_t n, ValueRange o
 /// Split along the axis past the batch: a tuple of batched pieces.
 LogicalResult SplitOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
                                     ArrayRef<bool>, MutableArrayRef<Value> results) {
-  SmallVector<NamedAttribute> attrs;
-  for (NamedAttribute attr : getOperation()->getAttrs())
-    if (attr.getName() != getAxisAttrName())
-      attrs.push_back(attr);
-  attrs.push_back(b.getNamedAttr(
-      getAxisAttrName(), b.getI64IntegerAttr(batchedAxis(getAxis(), getX().getType().getRank()))));
-  results[0] = createBatched(b, *this, operands, attrs, n)->getResult(0);
+  results[0] = createBatchedWith(
+      b, *this, operands, n, getAxisAttrName(),
+      b.getI64IntegerAttr(batchedAxis(getAxis(), getX().getType().getRank())));
   return success();
 }
