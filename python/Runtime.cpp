@@ -52,7 +52,8 @@ namespace {
 /// One tensor leaf of a parameter or result: its buffer-protocol element kind
 /// and static shape.
 struct Leaf {
-  /// 'f' float, 'i' signed integer, 'b' bool.
+  /// 'f' float, 'i' signed integer, 'b' bool, 'u' raw bits (bf16, which numpy
+  /// exports no buffer format for, passed as uint16).
   char kind;
   /// Bytes per element.
   Py_ssize_t itemsize;
@@ -77,6 +78,8 @@ bool formatMatches(const char *format, Py_ssize_t itemsize, const Leaf &leaf) {
     return c == 'b' || c == 'h' || c == 'i' || c == 'l' || c == 'q';
   case 'b':
     return c == '?';
+  case 'u':
+    return c == 'B' || c == 'H' || c == 'I' || c == 'L' || c == 'Q';
   }
   return false;
 }
@@ -264,7 +267,8 @@ NB_MODULE(_relax_runtime, m) {
            nb::arg("descriptor_args") = false,
            "`function` is the address of the packed C interface; `inputs` and "
            "`outputs` list (kind, itemsize, shape) per tensor leaf, kind one of "
-           "'f' (float), 'i' (signed integer), 'b' (bool); `align` flags the "
+           "'f' (float), 'i' (signed integer), 'b' (bool), 'u' (raw bits, as "
+           "unsigned integers); `align` flags the "
            "input leaves copied 64-byte aligned for the call when they are not "
            "(and hold at least 64 KiB); `name` names the function in errors; "
            "`descriptor_args`: the entry point takes the descriptors' addresses "

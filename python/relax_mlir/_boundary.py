@@ -16,11 +16,17 @@ from typing import Any, Generic, TypeVar, Union
 
 import numpy as np
 
-# The element types of relax tensors that have a numpy dtype (bf16 has none).
+# The element types of relax tensors and their numpy dtypes (bf16: ml_dtypes'
+# bfloat16, as JAX's, when ml_dtypes is installed; it is a dependency).
 NUMPY_DTYPES: dict[str, type] = {
     "f16": np.float16, "f32": np.float32, "f64": np.float64,
     "i1": np.bool_, "i32": np.int32, "i64": np.int64,
 }
+try:
+    import ml_dtypes
+    NUMPY_DTYPES["bf16"] = ml_dtypes.bfloat16
+except ImportError:  # pragma: no cover (a dependency; a library loader may lack it)
+    pass
 
 # Results of at least this many bytes come from the runtime's buffer pool
 # (the JIT's, or an exported library's): 64-byte aligned (numpy aligns to
@@ -117,7 +123,7 @@ class CallBoundary:
         self._in_leaves: list[tuple[str, TensorSpec]] = [
             leaf for pname, spec in params for leaf in _named_leaves(pname, spec)]
         self._flat = all(isinstance(spec, TensorSpec) for _, spec in params)
-        # A leaf without a numpy dtype (bf16) makes the function uncallable
+        # A leaf without a numpy dtype (bf16 without ml_dtypes) makes the function uncallable
         # from numpy; the error is raised at the call, the rest of the module
         # stays usable.
         self._unsupported: TypeError | None = None
@@ -202,9 +208,10 @@ class CallBoundary:
                 # Byte-swapped (e.g. big-endian '>f4'): the same values.
                 array = array.astype(dtype)
             else:
+                module = "ml_dtypes" if spec.element == "bf16" else "np"
                 raise TypeError(f"argument '{where}' of {self.name}: expected dtype "
                                 f"{dtype.name} for {spec}, got {_dtype_name(array.dtype)}; "
-                                f"convert it with .astype(np.{dtype.name})")
+                                f"convert it with .astype({module}.{dtype.name})")
         if array.shape != spec.shape:
             raise ValueError(f"argument '{where}' of {self.name}: expected shape {spec.shape} "
                              f"for {spec}, got {array.shape}")
@@ -262,8 +269,8 @@ def _numpy_dtype(spec: TensorSpec, where: str) -> Any:
     try:
         return NUMPY_DTYPES[spec.element]
     except KeyError:
-        hint = (" (numpy has no bfloat16): take f32 at the boundary and convert inside the "
-                "function with relax.astype" if spec.element == "bf16" else "")
+        hint = (" (bfloat16 arrays need the ml_dtypes package: pip install ml_dtypes)"
+                if spec.element == "bf16" else "")
         raise TypeError(f"{where}: element type {spec.element} has no numpy equivalent"
                         f"{hint}; parameters and results may be "
                         f"{', '.join(NUMPY_DTYPES)}") from None

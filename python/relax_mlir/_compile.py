@@ -8,6 +8,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from . import _cache, _libs, ir
 from ._boundary import (
     CallBoundary,
@@ -36,8 +38,11 @@ def _openmp_runtime() -> str:
 
 
 # Buffer-protocol element kinds of the runtime: 'f' float, 'i' signed
-# integer, 'b' bool.
-_KINDS = {"f16": "f", "f32": "f", "f64": "f", "i1": "b", "i32": "i", "i64": "i"}
+# integer, 'b' bool, 'u' raw bits: numpy exports no buffer format for
+# ml_dtypes' bfloat16, so its arrays pass as uint16 views.
+_KINDS = {"f16": "f", "f32": "f", "f64": "f", "i1": "b", "i32": "i", "i64": "i",
+          "bf16": "u"}
+_BITS = {"bf16": np.uint16}
 
 
 # Ops whose operands the compiled code reads many times with vector loads (a
@@ -95,6 +100,10 @@ class Function(CallBoundary):
         self._address = int(address)
         if self._unsupported is not None:
             return
+        # Leaves passed as raw bits (bf16), by position.
+        self._in_bits = [_BITS.get(s.element) for _, s in self._in_leaves]
+        self._out_bits = [_BITS.get(s.element) for s in leaf_specs(result)]
+        self._has_bits = any(self._in_bits) or any(self._out_bits)
         self._signature = _relax_runtime.Signature(
             address,
             [(_KINDS[s.element], itemsize(s), list(s.shape)) for _, s in self._in_leaves],
@@ -104,6 +113,9 @@ class Function(CallBoundary):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         leaves = self._argument_leaves(args, kwargs)
         outputs = self._new_outputs(_relax_runtime.pool_empty)
+        if self._has_bits:
+            self._call_with_bits(leaves, outputs)
+            return self._result_value(outputs)
         try:
             self._signature(leaves, outputs)
         except _relax_runtime.ArgumentMismatch:
@@ -113,6 +125,17 @@ class Function(CallBoundary):
                       for (where, spec), value in zip(self._in_leaves, leaves)]
             self._signature(leaves, outputs)
         return self._result_value(outputs)
+
+
+    def _call_with_bits(self, leaves: Sequence[Any], outputs: list[np.ndarray]) -> None:
+        """A call with bf16 leaves: every argument checked and converted, the
+        bf16 ones (and results) passed as views of their bits."""
+        prepared = [self._prepare(where, spec, value)
+                    for (where, spec), value in zip(self._in_leaves, leaves)]
+        self._signature([a.view(bits) if bits else a
+                         for a, bits in zip(prepared, self._in_bits)],
+                        [o.view(bits) if bits else o
+                         for o, bits in zip(outputs, self._out_bits)])
 
 
 class Executable(FunctionTable["Function"]):

@@ -61,6 +61,12 @@ _SETTINGS: dict[str, _Setting] = {
     "eager_cache_size": _Setting(128, _bound, (
         "compiled signatures kept for eager calls of `relax_mlir.numpy`/`nn` functions on "
         "numpy arrays, all functions together")),
+    "enable_x64": _Setting(os.environ.get("RELAX_MLIR_ENABLE_X64", "").lower()
+                           in ("1", "true", "yes", "on"), _flag, (
+        "keep float64 in traced functions (default False: float64 arrays, constants and "
+        "dtypes become float32 as JAX's default makes them, so that numpy's float64 "
+        "defaults do not silently train in float64); the default comes from "
+        "$RELAX_MLIR_ENABLE_X64 (1/true)")),
     "log_compiles": _Setting(False, _flag, (
         "log each compilation (what, why, how long, and whether the compilation cache "
         "had it) to the `relax_mlir` logger at WARNING")),
@@ -85,6 +91,13 @@ class Config:
       3.5 MB; a dropped one's memory is released. `None` keeps every signature.
       A smaller value applies at the next compile; `relax_mlir.clear_caches()`
       drops everything now.
+    - `enable_x64` (default False, or $RELAX_MLIR_ENABLE_X64=1): as
+      `jax_enable_x64`. Off, the traced functions (`jit`, `grad`, `vmap`, ...,
+      and eager `relax_mlir.numpy` calls) take float64 arguments as float32 and
+      make float64 constants and `astype(float64)` float32, so results are
+      float32. Integers keep their width (int64 stays int64: it is numpy's
+      default and the index type of the relax ops). The IR-level API
+      (`relax_mlir.compile`) is not affected.
     - `log_compiles` (default False): log each trace (with its signature and
       why: first call, a new signature, a call inside another traced
       function), each compilation and each compilation-cache hit.

@@ -401,8 +401,9 @@ class Transformed:
         # are different structures: each gets its gradients back in its own
         # class). Their text as well, which tells dict keys 1, 1.0 and True
         # apart (equal as Python values).
+        # And enable_x64, which decides the dtypes of the trace's constants.
         key = (tuple(bound.names), tuple(treedefs), tuple(map(str, treedefs)), statics,
-               tuple((a.shape, a.dtype.str) for a in arrays))
+               tuple((a.shape, a.dtype.str) for a in arrays), config.enable_x64)
         cache_key = key if self._cache_prefix is None else (self._cache_prefix, key)
         entry = self._cache.get(cache_key)
         if entry is None:

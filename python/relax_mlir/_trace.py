@@ -23,6 +23,7 @@ import numpy as np
 
 from . import ir
 from ._boundary import NUMPY_DTYPES
+from ._config import config
 from ._module import functions, run_passes
 from .dialects import arith, relax
 from .dialects import func as func_d
@@ -31,8 +32,30 @@ from .errors import RelaxMLIRError, format_location, format_mlir_error
 # MLIR element type <-> numpy dtype of relax tensors.
 DTYPE_OF: dict[str, np.dtype] = {k: np.dtype(v) for k, v in NUMPY_DTYPES.items()}
 ELEMENT_OF: dict[np.dtype, str] = {v: k for k, v in DTYPE_OF.items()}
-# Promotion order between traced arrays (as JAX: an int with a float gives the float).
-PROMOTION_RANK = {"i1": 0, "i32": 1, "i64": 2, "f16": 3, "f32": 4, "f64": 5}
+# Promotion order between traced arrays (as JAX: an int with a float gives the
+# float; f16 with bf16 gives f32, see `promote_types`).
+PROMOTION_RANK = {"i1": 0, "i32": 1, "i64": 2, "f16": 3, "bf16": 3, "f32": 4, "f64": 5}
+_F64 = np.dtype(np.float64)
+_F32 = np.dtype(np.float32)
+
+
+def canonical_dtype(dtype: Any) -> np.dtype:
+    """`dtype` as traced functions hold it: float64 is float32 unless
+    `config.enable_x64` (JAX's canonicalization; integers keep their width)."""
+    dtype = np.dtype(dtype)
+    if dtype == _F64 and not config.enable_x64:
+        return _F32
+    return dtype
+
+
+def promote_types(*dtypes: Any) -> np.dtype:
+    """The dtype operands of these dtypes compute in: the highest in
+    PROMOTION_RANK; float16 with bfloat16 is float32 (neither holds the other)."""
+    names = {element_name(d) for d in dtypes}
+    if {"f16", "bf16"} <= names and "f64" not in names:
+        return _F32
+    top = max(names, key=lambda n: PROMOTION_RANK[n])
+    return DTYPE_OF[top]
 
 
 class TracingError(RelaxMLIRError, ValueError):
@@ -67,7 +90,8 @@ def element_name(dtype: Any, what: str = "dtype") -> str:
 
 
 def element_type(dtype: Any) -> ir.Type:
-    return ir.Type.parse(element_name(dtype))
+    """The MLIR element type of `dtype` in a traced function (canonical_dtype)."""
+    return ir.Type.parse(element_name(canonical_dtype(dtype)))
 
 
 def tensor_type(shape: Sequence[int], dtype: Any) -> ir.RankedTensorType:
@@ -75,7 +99,9 @@ def tensor_type(shape: Sequence[int], dtype: Any) -> ir.RankedTensorType:
 
 
 def is_float(dtype: Any) -> bool:
-    return np.dtype(dtype).kind == "f"
+    """Whether `dtype` is a float (bfloat16 too: its numpy kind is 'V')."""
+    dtype = np.dtype(dtype)
+    return dtype.kind == "f" or ELEMENT_OF.get(dtype) == "bf16"
 
 
 # ----------------------------------------------------------------------------
@@ -437,6 +463,7 @@ class Trace:
         """An `arith.constant` tensor of `value` (numpy array or scalar)."""
         array = np.asarray(value, dtype=dtype)
         element_name(array.dtype, "a constant of dtype")
+        array = array.astype(canonical_dtype(array.dtype), copy=False)
         loc = user_location()
         with ir.InsertionPoint(self.block), loc:
             ttype = tensor_type(array.shape, array.dtype)
@@ -659,9 +686,9 @@ def as_leaf_array(value: Any, where: str) -> np.ndarray:
                         f"tuple/list/dict of them, got {type(value).__name__}")
     array = np.asarray(value)
     if array.dtype not in ELEMENT_OF and array.dtype.newbyteorder("=") in ELEMENT_OF:
-        return array.astype(array.dtype.newbyteorder("="))
+        array = array.astype(array.dtype.newbyteorder("="))
     element_name(array.dtype, f"argument {where}: dtype")
-    return array
+    return array.astype(canonical_dtype(array.dtype), copy=False)
 
 
 def signature_names(fn: Callable[..., Any], count: int) -> list[str]:

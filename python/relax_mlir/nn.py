@@ -21,8 +21,8 @@ from .numpy import asarray
 IntPair = Union[int, Sequence[int]]
 
 __all__ = ["relu", "gelu", "silu", "sigmoid", "softplus", "leaky_relu", "softmax",
-           "log_softmax", "nll_loss", "cross_entropy", "conv2d", "max_pool2d", "avg_pool2d",
-           "layer_norm", "checkpoint_segment"]
+           "log_softmax", "logsumexp", "one_hot", "nll_loss", "cross_entropy", "conv2d",
+           "max_pool2d", "avg_pool2d", "layer_norm", "checkpoint_segment"]
 
 
 def _float(x: Any) -> Tracer:
@@ -66,6 +66,50 @@ def log_softmax(x: Any, axis: int = -1) -> Tracer:
 
 
 _REDUCTIONS = ("mean", "sum", "none")
+
+
+@primitive
+def logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False) -> Tracer:
+    """log(sum(b * exp(a))) over `axis` (all axes when None), as
+    jax.nn.logsumexp: computed around the maximum (itself out of the
+    derivative, which is softmax-weighted), so large values do not overflow;
+    -inf where every term is 0."""
+    a = _float(a)
+    axes = None if axis is None else ([int(axis)] if isinstance(axis, int)
+                                      else [int(x) for x in axis])
+    top = rnp.max(a, axes, keepdims=True)
+    # A non-finite maximum (all -inf, or inf) shifts by 0 instead: x - x is 0
+    # only for finite x.
+    top = _stop_gradient(rnp.where(rnp.equal(top - top, 0), top, 0))
+    terms = rnp.exp(a - top)
+    if b is not None:
+        terms = terms * b
+    out = rnp.log(rnp.sum(terms, axes, keepdims=True)) + top
+    if not keepdims:
+        out = rnp.squeeze(out, axes if axes is not None else None) if out.ndim else out
+    return out
+
+
+def _stop_gradient(x: Tracer) -> Tracer:
+    return emit_op(_r.stop_gradient, x)
+
+
+@primitive
+def one_hot(x: Any, num_classes: int, dtype: Any = _np.float32, axis: int = -1) -> Tracer:
+    """The one-hot encoding of integer `x`, as jax.nn.one_hot: a new axis
+    `axis` of `num_classes` holding 1 at x's class and 0 elsewhere (all 0 for
+    an x outside [0, num_classes))."""
+    x = asarray(x)
+    if is_float(x.dtype) or x.dtype == _np.bool_:
+        raise TypeError(f"one_hot: x must hold integer classes, got dtype {x.dtype}")
+    rank = x.ndim + 1
+    axis = int(axis)
+    if not -rank <= axis < rank:
+        raise ValueError(f"one_hot: axis {axis} is out of range for the result's rank {rank}")
+    axis %= rank
+    classes = _np.arange(int(num_classes), dtype=x.dtype).reshape(
+        [int(num_classes) if d == axis else 1 for d in range(rank)])
+    return rnp.astype(rnp.equal(rnp.expand_dims(x, axis), classes), dtype)
 
 
 @primitive

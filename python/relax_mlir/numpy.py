@@ -28,21 +28,24 @@ from typing import Any, Union
 import numpy as _np
 
 from . import ir
+from ._boundary import NUMPY_DTYPES
 from ._trace import (
-    PROMOTION_RANK,
     Tracer,
-    element_name,
+    canonical_dtype,
     element_type,
     emit_op,
     innermost_trace,
     is_float,
     primitive,
+    promote_types,
     register_array_namespace,
     tensor_type,
 )
 from .dialects import relax as _r
 
 float16, float32, float64 = _np.float16, _np.float32, _np.float64
+# ml_dtypes' bfloat16 (JAX's): arrays of it cross the call boundary as is.
+bfloat16 = NUMPY_DTYPES.get("bf16")
 int32, int64, bool_ = _np.int32, _np.int64, _np.bool_
 ndarray = Tracer
 pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan
@@ -59,6 +62,7 @@ __all__ = [
     "tan", "tanh", "tile", "transpose", "tril", "triu", "true_divide", "var", "where",
     "zeros", "zeros_like", "asarray", "erf", "sign", "amax", "amin", "getitem", "float16",
     "float32", "float64", "int32", "int64", "bool_", "ndarray", "pi", "e", "inf", "nan",
+    "expm1", "argmax", "argmin", "std", "take_along_axis", "einsum", "eye", "bfloat16",
 ]
 
 
@@ -91,8 +95,9 @@ def _promote(*xs: Any) -> list[Tracer]:
     arrays = [x for x in xs if not _is_weak(x)]
     if not arrays:
         raise TypeError("at least one operand must be an array")
-    dtypes = [x.dtype if isinstance(x, Tracer) else _np.asarray(x).dtype for x in arrays]
-    target = builtins.max(dtypes, key=lambda d: PROMOTION_RANK[element_name(d)])
+    dtypes = [x.dtype if isinstance(x, Tracer) else canonical_dtype(_np.asarray(x).dtype)
+              for x in arrays]
+    target = promote_types(*dtypes)
     if any(isinstance(x, float) for x in xs) and not is_float(target):
         target = _np.dtype(_np.float32)
     return [asarray(x, target) if _is_weak(x) or not isinstance(x, Tracer)
@@ -135,6 +140,7 @@ def _binary(builder: Callable[..., Any], doc: str) -> Callable[..., Any]:
 exp = _unary(_r.exp)
 log = _unary(_r.log)
 log1p = _unary(_r.log1p)
+expm1 = _unary(_r.expm1)
 sqrt = _unary(_r.sqrt)
 rsqrt = _unary(_r.rsqrt)
 sin = _unary(_r.sin)
@@ -233,7 +239,7 @@ def clip(x: Any, a_min: Any = None, a_max: Any = None) -> Tracer:
 def astype(x: Any, dtype: Any) -> Tracer:
     """`x` converted to `dtype` (relax.astype; floats to ints truncate)."""
     x = asarray(x)
-    dtype = _np.dtype(dtype)
+    dtype = canonical_dtype(dtype)
     if dtype == x.dtype:
         return x
     element_type(dtype)
@@ -268,8 +274,51 @@ amax, amin = max, min
 
 mean = _reduction(_r.mean, "Mean over `axis` (relax.mean); integers average as float32.",
                   float_only=True)
-var = _reduction(_r.variance, "Population variance over `axis` (relax.variance).", "var",
-                 float_only=True)
+_variance = _reduction(_r.variance, "Population variance over `axis` (relax.variance).",
+                       "var", float_only=True)
+
+
+def _reduced_count(x: Tracer, axis: Axis) -> int:
+    given = _axes(axis)
+    axes = range(x.ndim) if given is None else [a % builtins.max(x.ndim, 1) for a in given]
+    return int(_np.prod([x.shape[a] for a in axes], dtype=_np.int64))
+
+
+@primitive
+def var(x: Any, axis: Axis = None, ddof: int = 0, keepdims: builtins.bool = False) -> Tracer:
+    """Variance over `axis` (all axes when None) with `ddof` delta degrees of
+    freedom, as np.var (relax.variance, the population variance, times
+    n / (n - ddof)); integers as float32."""
+    x = asarray(x)
+    v = _variance(x, axis, keepdims=keepdims)
+    if ddof:
+        n = _reduced_count(x, axis)
+        v = v * (n / (n - ddof) if n > ddof else _np.nan)
+    return v
+
+
+@primitive
+def std(x: Any, axis: Axis = None, ddof: int = 0, keepdims: builtins.bool = False) -> Tracer:
+    """Standard deviation over `axis`, as np.std: sqrt(var(x, axis, ddof))."""
+    return sqrt(var(x, axis, ddof=ddof, keepdims=keepdims))
+
+
+def _arg_extremum(builder: Callable[..., Any], what: str) -> Callable[..., Any]:
+    def op(x: Any, axis: int | None = None, keepdims: builtins.bool = False) -> Tracer:
+        x = asarray(x)
+        if x.dtype == _np.bool_:
+            x = astype(x, _np.int32)
+        return emit_op(builder, x, axis=None if axis is None else int(axis),
+                       keepdims=builtins.bool(keepdims))
+
+    name = builder.__name__
+    return primitive(op, name, f"The index of {what} along `axis` (of the flattened array "
+                               f"when None), as np.{name}: the first on ties, a NaN counts "
+                               f"as {what}; int64 (relax.{name}).")
+
+
+argmax = _arg_extremum(_r.argmax, "the maximum")
+argmin = _arg_extremum(_r.argmin, "the minimum")
 
 
 @primitive
@@ -426,6 +475,157 @@ def take(x: Any, indices: Any, axis: int | None = None) -> Tracer:
     if is_float(indices.dtype) or indices.dtype == _np.bool_:
         raise TypeError(f"take: indices must be integers, got {indices.dtype}")
     return emit_op(_r.take, x, indices, axis=None if axis is None else int(axis))
+
+
+def _index_array(indices: Any, what: str) -> Tracer:
+    indices = asarray(indices)
+    if is_float(indices.dtype) or indices.dtype == _np.bool_:
+        raise TypeError(f"{what}: indices must be integers, got {indices.dtype}")
+    return indices
+
+
+@primitive
+def take_along_axis(arr: Any, indices: Any, axis: int | None) -> Tracer:
+    """`arr`'s elements at `indices` along `axis`, as np.take_along_axis:
+    `indices` has arr's rank and broadcasts with it on the other axes (without
+    an axis, arr is flattened and indices is 1-D). Indices are normalized as
+    take's (negative from the end, then clamped into range). One relax.take
+    from the flattened array, so its gradient is one scatter_add."""
+    arr = asarray(arr)
+    indices = _index_array(indices, "take_along_axis")
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError(f"take_along_axis with axis=None takes 1-D indices, got "
+                             f"{indices.ndim}-D")
+        return take(ravel(arr), indices)
+    if indices.ndim != arr.ndim:
+        raise ValueError(f"take_along_axis: indices must have arr's rank {arr.ndim}, got "
+                         f"{indices.ndim} (add axes with [..., None] or expand_dims)")
+    axis = int(axis)
+    if not -arr.ndim <= axis < arr.ndim:
+        raise ValueError(f"take_along_axis: axis {axis} is out of range for rank {arr.ndim}")
+    axis %= arr.ndim
+    n = arr.shape[axis]
+    try:
+        shape = _np.broadcast_shapes(arr.shape[:axis] + (1,) + arr.shape[axis + 1:],
+                                     indices.shape[:axis] + (1,) + indices.shape[axis + 1:])
+    except ValueError:
+        raise ValueError(f"take_along_axis: indices of shape {indices.shape} do not broadcast "
+                         f"with arr of shape {arr.shape} outside axis {axis}") from None
+    shape = shape[:axis] + (indices.shape[axis],) + shape[axis + 1:]
+    idx = astype(indices, _np.int64)
+    idx = clip(where(less(idx, 0), add(idx, n), idx), 0, builtins.max(n - 1, 0))
+    # The flat position of each picked element: sum of coordinate * stride.
+    strides = _np.cumprod((arr.shape[1:] + (1,))[::-1])[::-1]
+    flat = multiply(idx, int(strides[axis]))
+    for d in range(arr.ndim):
+        if d != axis and arr.shape[d] > 1:
+            coord = _np.arange(arr.shape[d], dtype=_np.int64).reshape(
+                [arr.shape[d] if k == d else 1 for k in range(arr.ndim)]) * int(strides[d])
+            flat = add(flat, coord)
+    return take(ravel(arr), broadcast_to(flat, shape))
+
+
+def _einsum_spec(subscripts: str, ranks: list[int]) -> tuple[list[str], str]:
+    """The operands' and the output's index letters, '...' spelled out with
+    the digits (which subscripts cannot use), right-aligned as numpy
+    broadcasts it."""
+    spec = subscripts.replace(" ", "")
+    if "->" in spec:
+        inputs, output = spec.split("->")
+    else:
+        inputs, output = spec, None
+    parts = inputs.split(",")
+    if len(parts) != len(ranks):
+        raise ValueError(f"einsum: '{subscripts}' names {len(parts)} operands, got {len(ranks)}")
+    ell = builtins.max([r - len(p.replace("...", "")) for p, r in zip(parts, ranks)
+                        if "..." in p], default=0)
+    dots = "".join(str(i) for i in range(10))[10 - ell:] if ell else ""
+    terms = []
+    for p, r in zip(parts, ranks):
+        if "..." in p:
+            k = r - len(p.replace("...", ""))
+            p = p.replace("...", dots[len(dots) - k:] if k else "")
+        if len(p) != r:
+            raise ValueError(f"einsum: operand '{p}' has {len(p)} indices for an array of rank {r}")
+        for c in p:
+            if not (c.isalpha() or c.isdigit()):
+                raise ValueError(f"einsum: invalid index character {c!r} in '{subscripts}'")
+        terms.append(p)
+    if output is None:
+        counts: dict[str, int] = {}
+        for t in terms:
+            for c in t:
+                counts[c] = counts.get(c, 0) + 1
+        output = dots + "".join(sorted(c for c, n in counts.items() if n == 1 and c.isalpha()))
+    else:
+        output = output.replace("...", dots)
+        for c in output:
+            if not any(c in t for t in terms):
+                raise ValueError(f"einsum: output index {c!r} of '{subscripts}' is in no operand")
+        if len(set(output)) != len(output):
+            raise ValueError(f"einsum: output '{output}' repeats an index")
+    return terms, output
+
+
+@primitive
+def einsum(subscripts: str, *operands: Any) -> Tracer:
+    """np.einsum over traced arrays: `'ij,jk->ik'`, implicit output (the
+    indices that occur once, sorted), `...` for leading axes. Each operand's
+    private indices are summed first, then the operands are contracted left
+    to right, each pair as one batched relax.matmul (no other op is needed).
+    An index repeated within one operand (a diagonal) is not supported."""
+    arrays = _promote(*operands)
+    terms, output = _einsum_spec(subscripts, [a.ndim for a in arrays])
+    sizes: dict[str, int] = {}
+    for t, a in zip(terms, arrays):
+        if len(set(t)) != len(t):
+            raise ValueError(f"einsum: '{t}' repeats an index within one operand (a diagonal); "
+                             f"take the diagonal first")
+        for c, n in zip(t, a.shape):
+            if sizes.setdefault(c, n) != n:
+                if n == 1 or sizes[c] == 1:  # numpy broadcasts size-1 axes
+                    sizes[c] = builtins.max(n, sizes[c])
+                else:
+                    raise ValueError(f"einsum: index {c!r} has sizes {sizes[c]} and {n}")
+
+    def needed_after(k: int) -> set[str]:
+        return set(output).union(*[set(t) for t in terms[k + 1:]])
+
+    def reduce_private(a: Tracer, t: str, keep: set[str]) -> tuple[Tracer, str]:
+        drop = [i for i, c in enumerate(t) if c not in keep]
+        if drop:
+            a = sum(a, tuple(drop))
+            t = "".join(c for c in t if c in keep)
+        return a, t
+
+    acc, acc_t = reduce_private(arrays[0], terms[0], needed_after(0) | set("".join(terms[1:])))
+    for k in range(1, len(arrays)):
+        later = needed_after(k)
+        b, b_t = reduce_private(arrays[k], terms[k], later | set(acc_t))
+        acc, acc_t = reduce_private(acc, acc_t, later | set(b_t))
+        batch = [c for c in acc_t if c in b_t and c in later]
+        contract = [c for c in acc_t if c in b_t and c not in later]
+        left = [c for c in acc_t if c not in b_t]
+        right = [c for c in b_t if c not in acc_t]
+
+        def arrange(a: Tracer, t: str, groups: list[list[str]]) -> Tracer:
+            order = [t.index(c) for g in groups for c in g]
+            a = transpose(a, order) if order != list(range(len(t))) else a
+            full = [sizes[c] for g in groups for c in g]
+            a = broadcast_to(a, tuple(full)) if a.shape != tuple(full) else a
+            dims = [int(_np.prod([sizes[c] for c in g], dtype=_np.int64)) for g in groups]
+            return reshape(a, dims)
+
+        lhs = arrange(acc, acc_t, [batch, left, contract])
+        rhs = arrange(b, b_t, [batch, contract, right])
+        prod_ = matmul(lhs, rhs)
+        acc_t = "".join(batch + left + right)
+        acc = reshape(prod_, tuple(sizes[c] for c in acc_t))
+    acc, acc_t = reduce_private(acc, acc_t, set(output))
+    if acc_t != output:
+        acc = transpose(acc, [acc_t.index(c) for c in output])
+    return acc
 
 
 @primitive
@@ -610,6 +810,93 @@ def arange(start: int, stop: int | None = None, step: int = 1, dtype: Any = _np.
         asarray(_np.arange(start, dtype=dtype))
 
 
+@primitive
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = _np.float32) -> Tracer:
+    """np.eye as a constant: ones on the k-th diagonal of an N x M array."""
+    return asarray(_np.eye(int(N), None if M is None else int(M), int(k)), dtype)
+
+
+# ----------------------------------------------------------------------------
+# x.at[index]: functional updates (JAX's), one scatter op each
+# ----------------------------------------------------------------------------
+
+class _IndexUpdateRef:
+    """`x.at[index]`: `set`, `add`, `multiply`, `min`, `max` return x updated
+    at the positions `x[index]` selects (a new array; x is unchanged), `get`
+    returns `x[index]`. The index is anything `x[index]` takes (ints, slices,
+    None, ..., one integer array, traced or not); the positions become one
+    index array into the flattened x and the update one relax.scatter_add
+    (add) or relax.scatter (the others), whose gradients flow to x and to the
+    values. The values broadcast to `x[index]`'s shape and take x's dtype.
+    Repeated positions (an index array with repeats): add accumulates,
+    multiply/min/max combine them all, set keeps the last (JAX leaves which
+    one unspecified). Traced out-of-range indices are clamped as take's
+    (JAX drops such updates)."""
+
+    def __init__(self, x: Tracer, index: Any) -> None:
+        self._x = x
+        self._index = index
+
+    def _positions(self) -> Tracer:
+        x = self._x
+        flat = _np.arange(x.size, dtype=_np.int64).reshape(x.shape)
+        index = self._index if isinstance(self._index, tuple) else (self._index,)
+        if not any(isinstance(k, Tracer) for k in index):
+            try:
+                return asarray(flat[self._index])
+            except IndexError as e:
+                raise IndexError(f"x.at[...]: {e} (x has shape {x.shape})") from None
+        return getitem(asarray(flat), self._index)
+
+    def _update(self, values: Any, reduction: str) -> Tracer:
+        x = self._x
+        if x.dtype == _np.bool_:
+            raise TypeError("x.at[...] updates take numeric arrays; convert the bool array "
+                            "with .astype(int32) first")
+        positions = self._positions()
+        updates = broadcast_to(asarray(values, x.dtype) if not isinstance(values, Tracer)
+                               else astype(values, x.dtype), positions.shape)
+        if reduction == "add":
+            return emit_op(_r.scatter_add, x, positions, updates)
+        return emit_op(_r.scatter, x, positions, updates, reduction=reduction)
+
+    def get(self) -> Tracer:
+        """`x[index]`."""
+        return getitem(self._x, self._index)
+
+    def set(self, values: Any) -> Tracer:
+        """x with `values` written at the index."""
+        return self._update(values, "set")
+
+    def add(self, values: Any) -> Tracer:
+        """x with `values` added at the index (repeats accumulate)."""
+        return self._update(values, "add")
+
+    def multiply(self, values: Any) -> Tracer:
+        """x with the index's elements multiplied by `values`."""
+        return self._update(values, "multiply")
+
+    mul = multiply
+
+    def min(self, values: Any) -> Tracer:
+        """x with the index's elements replaced by their minimum with `values`."""
+        return self._update(values, "min")
+
+    def max(self, values: Any) -> Tracer:
+        """x with the index's elements replaced by their maximum with `values`."""
+        return self._update(values, "max")
+
+
+class _IndexUpdateHelper:
+    """`x.at`: subscript it (`x.at[index]`) for the functional updates."""
+
+    def __init__(self, x: Tracer) -> None:
+        self._x = x
+
+    def __getitem__(self, index: Any) -> _IndexUpdateRef:
+        return _IndexUpdateRef(self._x, index)
+
+
 # ----------------------------------------------------------------------------
 # Traced arrays' operators and methods: this module implements them
 # ----------------------------------------------------------------------------
@@ -641,6 +928,12 @@ class _ArrayMethods:
     def __getitem__(self: Any, key: Any) -> Tracer: return getitem(self, key)
 
     @property
+    def at(self: Any) -> _IndexUpdateHelper:
+        """Functional updates, as JAX's: `x.at[index].set(v)` (also `add`,
+        `multiply`, `min`, `max`, `get`) returns a new array."""
+        return _IndexUpdateHelper(self)
+
+    @property
     def T(self: Any) -> Tracer:
         """The array with its axes reversed (no copy: a transposed indexing map)."""
         return transpose(self)
@@ -653,9 +946,21 @@ class _ArrayMethods:
         """Mean over `axis`."""
         return mean(self, axis, keepdims=keepdims)
 
-    def var(self: Any, axis: Any = None, keepdims: bool = False) -> Tracer:
-        """Population variance over `axis`."""
-        return var(self, axis, keepdims=keepdims)
+    def var(self: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tracer:
+        """Variance over `axis` (population variance unless `ddof`)."""
+        return var(self, axis, ddof=ddof, keepdims=keepdims)
+
+    def std(self: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tracer:
+        """Standard deviation over `axis`."""
+        return std(self, axis, ddof=ddof, keepdims=keepdims)
+
+    def argmax(self: Any, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """The index of the maximum along `axis` (int64)."""
+        return argmax(self, axis, keepdims=keepdims)
+
+    def argmin(self: Any, axis: Any = None, keepdims: bool = False) -> Tracer:
+        """The index of the minimum along `axis` (int64)."""
+        return argmin(self, axis, keepdims=keepdims)
 
     def max(self: Any, axis: Any = None, keepdims: bool = False) -> Tracer:
         """Maximum over `axis`."""

@@ -16,6 +16,12 @@ for _path in (os.path.join(_HERE, "..", "lib"), _BUILD):
     if os.path.isdir(_path) and os.path.abspath(_path) not in map(os.path.abspath, sys.path):
         sys.path.insert(0, os.path.abspath(_path))
 
+# The tests compare with float64 references (finite differences, numpy): they
+# trace in float64, as JAX's tests run with JAX_ENABLE_X64. The default
+# (float64 canonicalized to float32) is tested where it is named
+# (test_dtypes.py), and the documentation's snippets run with it.
+os.environ.setdefault("RELAX_MLIR_ENABLE_X64", "1")
+
 _OWN_CACHE = None
 if "RELAX_MLIR_CACHE_DIR" not in os.environ:
     _OWN_CACHE = tempfile.mkdtemp(prefix="relax-mlir-test-cache-")

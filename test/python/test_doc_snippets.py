@@ -34,8 +34,11 @@ def has_python(path: Path) -> bool:
 
 @pytest.fixture
 def restored_config():
-    names = ("log_compiles", "enable_compilation_cache")
+    """The settings restored after a snippet; the snippets run with the
+    defaults a user has (float64 canonicalized: enable_x64 off)."""
+    names = ("log_compiles", "enable_compilation_cache", "enable_x64")
     saved = {n: getattr(relax_mlir.config, n) for n in names}
+    relax_mlir.config.update("enable_x64", False)
     yield
     for name, value in saved.items():
         relax_mlir.config.update(name, value)

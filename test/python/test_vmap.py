@@ -30,7 +30,7 @@ BATCHING = {o.name.removeprefix("relax."): o.batching for o in relax_mlir.ops()}
 
 # Ops with tensor operands and no batching rule yet: vmap reports them by
 # name. A rule added (or removed) must update this list.
-NO_RULE = {"call_with_rules", "if", "scan", "scatter_add", "switch", "while"}
+NO_RULE = {"call_with_rules", "if", "scan", "switch", "while"}
 # Ops that take no batched value (no tensor operands, or structure the pass
 # walks itself).
 NEVER_BATCHED = {"condition", "dataflow", "full", "ones", "output", "yield", "zeros"}
@@ -318,3 +318,25 @@ def test_a_second_call_reuses_the_trace_and_the_code() -> None:
     # batched function is made again).
     np.testing.assert_allclose(batched(X[:2], w), X[:2] @ w @ np.ones(2), rtol=1e-12)
     assert len(calls) == 1
+
+
+def test_batched_indices_out_of_range_are_clamped_within_their_own_example() -> None:
+    """take and scatter with a batch of indices are one op over the batch
+    flattened with the axis: an index past the end (or before the start) is
+    clamped into its own example's rows, as the unbatched op clamps it, not
+    read from or written to a neighbour's."""
+    data = RNG.normal(size=(4, 5))
+    idx = np.array([[7, -9], [5, 0], [-1, 12], [2, -6]])
+    got = relax_mlir.vmap(lambda d, i: rnp.take(d, i))(data, idx)
+    want = np.stack([np.take(d, np.clip(np.where(i < 0, i + 5, i), 0, 4))
+                     for d, i in zip(data, idx)])
+    np.testing.assert_array_equal(got, want)
+    upd = RNG.normal(size=(4, 2))
+    got = relax_mlir.vmap(lambda d, i, u: d.at[rnp.clip(i, -5, 4)].add(u))(data, idx, upd)
+    want = np.stack([relax_mlir.jit(lambda d, i, u: d.at[rnp.clip(i, -5, 4)].add(u))(d, i, u)
+                     for d, i, u in zip(data, idx, upd)])
+    np.testing.assert_allclose(got, want)
+    got = relax_mlir.vmap(lambda d, i, u: d.at[rnp.clip(i, -5, 4)].max(u))(data, idx, upd)
+    want = np.stack([relax_mlir.jit(lambda d, i, u: d.at[rnp.clip(i, -5, 4)].max(u))(d, i, u)
+                     for d, i, u in zip(data, idx, upd)])
+    np.testing.assert_allclose(got, want)

@@ -306,6 +306,34 @@ func.func @log1p(%x: tensor<3xf32>, %h: tensor<3xf16>) -> (tensor<3xf32>, tensor
   return %r#0, %r#1 : tensor<3xf32>, tensor<3xf16>
 }
 
+// expm1(x) = (u - 1) * x / log(u) with u = exp(x) rounded (Kahan: the rounding
+// of u cancels); x where u rounds to 1, -1 where u - 1 does, u where it
+// overflows (inf * x / inf would be NaN).
+// CHECK-LABEL: func.func @expm1(
+// CHECK-SAME:    %[[X:.+]]: tensor<3xf32>) -> tensor<3xf32> {
+// CHECK:         linalg.generic {{.*}} ins(%[[X]] : tensor<3xf32>)
+// CHECK-NEXT:    ^bb0(%[[S:.+]]: f32, %{{.+}}: f32):
+// CHECK:           [[U:%.+]] = math.exp %[[S]] : f32
+// CHECK-NEXT:      [[UM1:%.+]] = arith.subf [[U]], {{%.+}} : f32
+// CHECK-NEXT:      [[LOG:%.+]] = math.log [[U]] : f32
+// CHECK-NEXT:      [[NUM:%.+]] = arith.mulf [[UM1]], %[[S]] : f32
+// CHECK-NEXT:      [[SCALED:%.+]] = arith.divf [[NUM]], [[LOG]] : f32
+// CHECK:           [[M1:%.+]] = arith.cmpf oeq, [[UM1]], {{%.+}} : f32
+// CHECK-NEXT:      [[R1:%.+]] = arith.select [[M1]], [[UM1]], [[SCALED]] : f32
+// CHECK-NEXT:      [[INF:%.+]] = arith.constant 0x7F800000 : f32
+// CHECK-NEXT:      [[OVER:%.+]] = arith.cmpf oeq, [[U]], [[INF]] : f32
+// CHECK-NEXT:      [[R2:%.+]] = arith.select [[OVER]], [[U]], [[R1]] : f32
+// CHECK:           [[ONE:%.+]] = arith.cmpf oeq, [[U]], {{%.+}} : f32
+// CHECK-NEXT:      [[R:%.+]] = arith.select [[ONE]], %[[S]], [[R2]] : f32
+// CHECK-NEXT:      linalg.yield [[R]] : f32
+func.func @expm1(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %r = relax.dataflow -> (tensor<3xf32>) {
+    %0 = relax.expm1 %x : tensor<3xf32>
+    relax.output %0 : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}
+
 // leaky_relu selects x or alpha * x; clip is max then min with the bounds
 // (maximumf/minimumf propagate NaN).
 // CHECK-LABEL: func.func @attributes(

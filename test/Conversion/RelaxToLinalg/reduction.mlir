@@ -301,3 +301,28 @@ func.func @cumsum(%x: tensor<2x3xf32>, %i: tensor<5xi32>) -> (tensor<2x3xf32>, t
   }
   return %r#0, %r#1 : tensor<2x3xf32>, tensor<5xi32>
 }
+
+// argmax: the maximum along the axis (kept), then the least position where x
+// equals it or is NaN: positions [0, 1, 2] along the axis, 3 (past the end)
+// elsewhere, an i64 min over the axis.
+// CHECK-LABEL: func.func @argmax(
+// CHECK-SAME:    %[[X:.+]]: tensor<4x3xf32>) -> tensor<4xi64> {
+// CHECK:         arith.maximumf
+// CHECK:         [[POS:%.+]] = arith.constant dense<{{\[\[}}0, 1, 2]]> : tensor<1x3xi64>
+// CHECK-NEXT:    [[PAST:%.+]] = arith.constant dense<3> : tensor<i64>
+// CHECK:         arith.cmpf oeq
+// CHECK:         linalg.generic {{.*}} ins({{%.+}}, [[POS]], [[PAST]] : tensor<4x3xi1>, tensor<1x3xi64>, tensor<i64>)
+// CHECK:           arith.select
+// CHECK:         arith.cmpf une
+// CHECK:         linalg.generic {{.*}} ins({{%.+}}, [[POS]], {{%.+}} : tensor<4x3xi1>, tensor<1x3xi64>, tensor<4x3xi64>)
+// CHECK:         [[BIG:%.+]] = arith.constant 9223372036854775807 : i64
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK-NEXT:    ^bb0(%{{.+}}: i64, %{{.+}}: i64):
+// CHECK-NEXT:      arith.minsi
+func.func @argmax(%x: tensor<4x3xf32>) -> tensor<4xi64> {
+  %r = relax.dataflow -> (tensor<4xi64>) {
+    %0 = relax.argmax %x {axis = 1 : i64} : tensor<4x3xf32> -> tensor<4xi64>
+    relax.output %0 : tensor<4xi64>
+  }
+  return %r : tensor<4xi64>
+}

@@ -247,6 +247,25 @@ func.func @scatter_add(%x: tensor<2x5x3xf32>, %i: tensor<2x2xi32>, %u: tensor<2x
   return %r : tensor<2x5x3xf32>
 }
 
+// scatter: scatter_add's loop with the reduction's combination in the slice
+// generic (here the maximum, maximumf: NaN propagates).
+// CHECK-LABEL: func.func @scatter(
+// CHECK-SAME:    %[[X:.+]]: tensor<5x3xf32>, %[[I:.+]]: tensor<2xi64>, %[[U:.+]]: tensor<2x3xf32>)
+// CHECK:         scf.for {{.*}} -> (tensor<1x5x3xf32>) {
+// CHECK:           [[ROW:%.+]] = tensor.extract_slice %{{.+}}[0, [[AT:%.+]], 0] [1, 1, 3] [1, 1, 1] : tensor<1x5x3xf32> to tensor<1x3xf32>
+// CHECK:           linalg.generic {{.*}} outs([[ROW]] : tensor<1x3xf32>)
+// CHECK-NEXT:      ^bb0(%[[NEW:.+]]: f32, %[[OLD:.+]]: f32):
+// CHECK-NEXT:        [[M:%.+]] = arith.maximumf %[[OLD]], %[[NEW]] : f32
+// CHECK-NEXT:        linalg.yield [[M]] : f32
+// CHECK:           tensor.insert_slice {{%.+}} into %{{.+}}[0, [[AT]], 0]
+func.func @scatter(%x: tensor<5x3xf32>, %i: tensor<2xi64>, %u: tensor<2x3xf32>) -> tensor<5x3xf32> {
+  %r = relax.dataflow -> (tensor<5x3xf32>) {
+    %0 = relax.scatter %x, %i, %u {axis = 0 : i64, reduction = "max"} : tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<5x3xf32>
+    relax.output %0 : tensor<5x3xf32>
+  }
+  return %r : tensor<5x3xf32>
+}
+
 // strided_slice with positive strides is one tensor.extract_slice. With a
 // negative stride the same elements are read from the lowest up (x[4:1:-2]
 // reads rows 2 and 4) and one generic reverses that axis.

@@ -280,3 +280,11 @@ func.func @add_bytes_overflow(%a: tensor<4611686018427387904xf32>) {
   %0 = relax.add %a, %a : tensor<4611686018427387904xf32>, tensor<4611686018427387904xf32> -> tensor<4611686018427387904xf32>
   return
 }
+
+// -----
+
+func.func @expm1_int(%x: tensor<3xi64>) {
+  // expected-error @+1 {{'relax.expm1' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = relax.expm1 %x : tensor<3xi64>
+  return
+}

@@ -1,7 +1,7 @@
 // RUN: relax-opt %s | relax-opt | FileCheck %s
 // RUN: relax-opt -mlir-print-op-generic %s | relax-opt | FileCheck %s
 
-// The elementwise ops sqrt rsqrt sin cos tan abs square erf silu gelu softplus log1p
+// The elementwise ops sqrt rsqrt sin cos tan abs square erf silu gelu softplus log1p expm1
 // leaky_relu clip astype power maximum minimum parse and print back in their
 // custom form, directly and through the generic form; the generic forms of the
 // interchange contract parse into the same ops.
@@ -19,7 +19,8 @@
 // CHECK: %[[I:.+]] = relax.silu %[[H]] : tensor<4x3xf32>
 // CHECK: %[[J:.+]] = relax.gelu %[[I]] : tensor<4x3xf32>
 // CHECK: %[[K:.+]] = relax.softplus %[[J]] : tensor<4x3xf32>
-// CHECK: relax.log1p %[[K]] : tensor<4x3xf32>
+// CHECK: %[[L:.+]] = relax.log1p %[[K]] : tensor<4x3xf32>
+// CHECK: relax.expm1 %[[L]] : tensor<4x3xf32>
 func.func @unary_float(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
   %r = relax.dataflow -> (tensor<4x3xf32>) {
     %0 = relax.sqrt %x : tensor<4x3xf32>
@@ -34,7 +35,8 @@ func.func @unary_float(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
     %9 = relax.gelu %8 : tensor<4x3xf32>
     %10 = relax.softplus %9 : tensor<4x3xf32>
     %11 = relax.log1p %10 : tensor<4x3xf32>
-    relax.output %11 : tensor<4x3xf32>
+    %12 = relax.expm1 %11 : tensor<4x3xf32>
+    relax.output %12 : tensor<4x3xf32>
   }
   return %r : tensor<4x3xf32>
 }

@@ -1,7 +1,7 @@
 // RUN: relax-opt %s -split-input-file -verify-diagnostics
 
 // Verifier and type-inference errors of the reductions variance max min prod
-// cumsum.
+// cumsum argmax argmin.
 
 func.func @variance_axis_out_of_range(%x: tensor<4x3xf32>) {
   // expected-error @+2 {{axis 2 is out of range for a tensor of rank 2}}
@@ -184,5 +184,40 @@ func.func @sum_axis_repeated(%a: tensor<4x3xf32>) {
 func.func @mean_integer(%a: tensor<4x3xi32>) {
   // expected-error @+1 {{'relax.mean' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values of fewer than 2^63 bytes, but got 'tensor<4x3xi32>'}}
   %0 = relax.mean %a : tensor<4x3xi32> -> tensor<i32>
+  return
+}
+
+// -----
+
+func.func @argmax_axis_out_of_range(%x: tensor<4x3xf32>) {
+  // expected-error @+2 {{axis -3 is out of range for a tensor of rank 2}}
+  // expected-error @+1 {{'relax.argmax' op failed to infer returned types}}
+  %0 = relax.argmax %x {axis = -3 : i64} : tensor<4x3xf32> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+// There is no index of an extremum of no elements.
+func.func @argmin_empty_axis(%x: tensor<4x0xf32>) {
+  // expected-error @+2 {{cannot take the index of an extremum over axis 1 of size 0 (it has no elements)}}
+  // expected-error @+1 {{'relax.argmin' op failed to infer returned types}}
+  %0 = relax.argmin %x {axis = 1 : i64} : tensor<4x0xf32> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @argmax_result_type(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'relax.argmax' op result #0 must be statically shaped tensor of 64-bit signless integer values}}
+  %0 = relax.argmax %x {axis = 1 : i64} : tensor<4x3xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @argmax_bool(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'relax.argmax' op operand #0 must be}}
+  %0 = relax.argmax %x : tensor<4xi1> -> tensor<i64>
   return
 }

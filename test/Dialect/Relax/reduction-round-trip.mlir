@@ -1,7 +1,7 @@
 // RUN: relax-opt %s | relax-opt | FileCheck %s
 // RUN: relax-opt -mlir-print-op-generic %s | relax-opt | FileCheck %s
 
-// The reductions variance max min prod and cumsum parse and print back in their
+// The reductions variance max min prod cumsum argmax and argmin parse and print back in their
 // custom form, directly and through the generic form.
 
 // CHECK-LABEL: func.func @reductions
@@ -118,4 +118,25 @@ func.func @sum_int(%x: tensor<3x2xi64>) -> tensor<2xi64> {
     relax.output %0 : tensor<2xi64>
   }
   return %r : tensor<2xi64>
+}
+
+// argmax/argmin: along an axis (negative too), of the flattened tensor, with
+// keepdims; the result is i64 for any operand type.
+// CHECK-LABEL: func.func @arg_extremum
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3x4xf32>, %[[I:.+]]: tensor<5xi32>)
+// CHECK: relax.argmax %[[X]] {axis = 1 : i64} : tensor<2x3x4xf32> -> tensor<2x4xi64>
+// CHECK: relax.argmin %[[X]] {axis = -1 : i64, keepdims = true} : tensor<2x3x4xf32> -> tensor<2x3x1xi64>
+// CHECK: relax.argmax %[[X]] : tensor<2x3x4xf32> -> tensor<i64>
+// CHECK: relax.argmin %[[X]] {keepdims = true} : tensor<2x3x4xf32> -> tensor<1x1x1xi64>
+// CHECK: relax.argmax %[[I]] {axis = 0 : i64} : tensor<5xi32> -> tensor<i64>
+func.func @arg_extremum(%x: tensor<2x3x4xf32>, %i: tensor<5xi32>) -> tensor<i64> {
+  %r = relax.dataflow -> (tensor<i64>) {
+    %0 = relax.argmax %x {axis = 1 : i64} : tensor<2x3x4xf32> -> tensor<2x4xi64>
+    %1 = relax.argmin %x {axis = -1 : i64, keepdims = true} : tensor<2x3x4xf32> -> tensor<2x3x1xi64>
+    %2 = relax.argmax %x : tensor<2x3x4xf32> -> tensor<i64>
+    %3 = relax.argmin %x {keepdims = true} : tensor<2x3x4xf32> -> tensor<1x1x1xi64>
+    %4 = relax.argmax %i {axis = 0 : i64} : tensor<5xi32> -> tensor<i64>
+    relax.output %4 : tensor<i64>
+  }
+  return %r : tensor<i64>
 }

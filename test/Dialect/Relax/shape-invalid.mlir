@@ -1,7 +1,7 @@
 // RUN: relax-opt %s -split-input-file -verify-diagnostics
 
 // Verifier and type-inference errors of the shape ops expand_dims squeeze
-// flatten concat split take scatter_add strided_slice tile pad triu tril.
+// flatten concat split take scatter_add scatter strided_slice tile pad triu tril.
 
 // The axes count in the result, of rank 3 here: 1 and -2 name the same axis.
 func.func @expand_dims_axis_repeated(%x: tensor<3xf32>) {
@@ -245,6 +245,30 @@ func.func @scatter_add_axis(%x: tensor<4x3xf32>, %i: tensor<2xi64>, %u: tensor<2
 func.func @scatter_add_bool(%x: tensor<4xi1>, %i: tensor<2xi64>, %u: tensor<2xi1>) {
   // expected-error @+1 {{'relax.scatter_add' op operand #0 must be}}
   %0 = relax.scatter_add %x, %i, %u : tensor<4xi1>, tensor<2xi64>, tensor<2xi1> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @scatter_reduction(%x: tensor<4x3xf32>, %i: tensor<2xi64>, %u: tensor<2x3xf32>) {
+  // expected-error @+1 {{'relax.scatter' op reduction must be "set", "multiply", "min" or "max" (relax.scatter_add adds), got "add"}}
+  %0 = relax.scatter %x, %i, %u {axis = 0 : i64, reduction = "add"} : tensor<4x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_wrong_updates(%x: tensor<4x3xf32>, %i: tensor<2xi64>, %u: tensor<2x4xf32>) {
+  // expected-error @+1 {{'relax.scatter' op updates must have type 'tensor<2x3xf32>' (x's shape with the axis replaced by the indices' shape), got 'tensor<2x4xf32>'}}
+  %0 = relax.scatter %x, %i, %u {axis = 0 : i64, reduction = "max"} : tensor<4x3xf32>, tensor<2xi64>, tensor<2x4xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_float_indices(%x: tensor<4xf32>, %i: tensor<2xf32>, %u: tensor<2xf32>) {
+  // expected-error @+1 {{'relax.scatter' op operand #1 must be}}
+  %0 = relax.scatter %x, %i, %u : tensor<4xf32>, tensor<2xf32>, tensor<2xf32> -> tensor<4xf32>
   return
 }
 

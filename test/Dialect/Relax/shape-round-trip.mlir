@@ -1,7 +1,7 @@
 // RUN: relax-opt %s | relax-opt | FileCheck %s
 // RUN: relax-opt -mlir-print-op-generic %s | relax-opt | FileCheck %s
 
-// The shape ops expand_dims squeeze flatten concat split take scatter_add
+// The shape ops expand_dims squeeze flatten concat split take scatter_add scatter
 // strided_slice tile pad triu tril parse and print back in their custom form, directly and
 // through the generic form.
 
@@ -97,6 +97,21 @@ func.func @scatter_add(%x: tensor<5x3xf32>, %i: tensor<2xi64>, %k: tensor<2x2xi3
   %1 = relax.scatter_add %0, %i, %v {axis = -1 : i64} : tensor<5x3xf32>, tensor<2xi64>, tensor<5x2xf32> -> tensor<5x3xf32>
   %2 = relax.scatter_add %1, %k, %w : tensor<5x3xf32>, tensor<2x2xi32>, tensor<2x2xf32> -> tensor<5x3xf32>
   return %2 : tensor<5x3xf32>
+}
+
+// scatter with each reduction; "set" is the default (not printed).
+// CHECK-LABEL: func.func @scatter
+// CHECK-SAME:    (%[[X:.+]]: tensor<5x3xf32>, %[[I:.+]]: tensor<2xi64>, %[[U:.+]]: tensor<2x3xf32>, %[[K:.+]]: tensor<2x2xi32>, %[[W:.+]]: tensor<2x2xi64>, %[[N:.+]]: tensor<5x3xi64>)
+// CHECK: [[A:%.+]] = relax.scatter %[[X]], %[[I]], %[[U]] {axis = 0 : i64} : tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<5x3xf32>
+// CHECK: [[B:%.+]] = relax.scatter [[A]], %[[I]], %[[U]] {axis = -2 : i64, reduction = "multiply"} : tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<5x3xf32>
+// CHECK: relax.scatter [[B]], %[[I]], %[[U]] {axis = 0 : i64, reduction = "max"} : tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<5x3xf32>
+// CHECK: relax.scatter %[[N]], %[[K]], %[[W]] {reduction = "min"} : tensor<5x3xi64>, tensor<2x2xi32>, tensor<2x2xi64> -> tensor<5x3xi64>
+func.func @scatter(%x: tensor<5x3xf32>, %i: tensor<2xi64>, %u: tensor<2x3xf32>, %k: tensor<2x2xi32>, %w: tensor<2x2xi64>, %n: tensor<5x3xi64>) -> (tensor<5x3xf32>, tensor<5x3xi64>) {
+  %0 = relax.scatter %x, %i, %u {axis = 0 : i64, reduction = "set"} : tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<5x3xf32>
+  %1 = relax.scatter %0, %i, %u {axis = -2 : i64, reduction = "multiply"} : tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<5x3xf32>
+  %2 = relax.scatter %1, %i, %u {axis = 0 : i64, reduction = "max"} : tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<5x3xf32>
+  %3 = relax.scatter %n, %k, %w {reduction = "min"} : tensor<5x3xi64>, tensor<2x2xi32>, tensor<2x2xi64> -> tensor<5x3xi64>
+  return %2, %3 : tensor<5x3xf32>, tensor<5x3xi64>
 }
 
 // strided_slice with numpy's slice rules: negative begin and end count from

@@ -1,9 +1,9 @@
 // The gradient rules of the elementwise ops sqrt rsqrt sin cos tan abs square
-// erf silu gelu softplus log1p leaky_relu clip astype power maximum minimum: one
+// erf silu gelu softplus log1p expm1 leaky_relu clip astype power maximum minimum: one
 // function per case, all differentiated in one run. Each loss is
 // sum(op(x) * c) (or sum(op(a, b))), so the seed reaching the op is
 // g = broadcast(ones) * c; the checks follow each rule's key ops.
-// RUN: relax-opt %s --gradient="func=sqrt,rsqrt,sin,cos,tan,abs,square,erf,silu,gelu,softplus,log1p,leaky_relu,clip,astype_float,astype_int,power,maximum,minimum,sqrt_f16" | FileCheck %s
+// RUN: relax-opt %s --gradient="func=sqrt,rsqrt,sin,cos,tan,abs,square,erf,silu,gelu,softplus,log1p,expm1,leaky_relu,clip,astype_float,astype_int,power,maximum,minimum,sqrt_f16" | FileCheck %s
 
 // d sqrt(x) = g * 0.5 / sqrt(x), reusing the forward sqrt.
 // CHECK-LABEL: func.func @sqrt_adjoint(
@@ -277,6 +277,24 @@ func.func @log1p(%x: tensor<3xf32>, %c: tensor<3xf32>) -> tensor<f32> {
     %y = relax.log1p %x : tensor<3xf32>
     %p = relax.multiply %y, %c : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
     %l = relax.sum %p : tensor<3xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// d expm1(x) = g (1 + y), from the result.
+// CHECK-LABEL: func.func @expm1_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<3xf32>) -> tuple<tensor<f32>, tuple<tensor<3xf32>>> {
+// CHECK:         [[Y:%.+]] = relax.expm1 %[[X]] : tensor<3xf32>
+// CHECK:         [[G:%.+]] = relax.broadcast_to %{{.+}} : tensor<1xf32> -> tensor<3xf32>
+// CHECK-NEXT:    [[ONE:%.+]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT:    [[D:%.+]] = relax.add [[ONE]], [[Y]] : tensor<f32>, tensor<3xf32> -> tensor<3xf32>
+// CHECK-NEXT:    [[DX:%.+]] = relax.multiply [[G]], [[D]] : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+// CHECK-NEXT:    relax.tuple([[DX]] : tensor<3xf32>)
+func.func @expm1(%x: tensor<3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.expm1 %x : tensor<3xf32>
+    %l = relax.sum %y : tensor<3xf32> -> tensor<f32>
     relax.output %l : tensor<f32>
   }
   return %r : tensor<f32>

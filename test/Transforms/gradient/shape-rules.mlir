@@ -1,9 +1,9 @@
 // The gradient rules of the shape ops expand_dims squeeze flatten concat split
-// take scatter_add strided_slice tile pad triu tril: one function per case, all
+// take scatter_add scatter strided_slice tile pad triu tril: one function per case, all
 // differentiated in one run. Each loss is sum(op(x) * c) (c makes the adjoint
 // g = broadcast(ones) * c reaching the op); the checks follow each rule's key
 // ops.
-// RUN: relax-opt %s --gradient="func=expand_dims,squeeze,flatten,concat,split,take,take_axis,take_flat,scatter_add,strided_slice,strided_slice_stride,strided_slice_negative_stride,strided_slice_empty,tile,pad,triu,tril" | FileCheck %s
+// RUN: relax-opt %s --gradient="func=expand_dims,squeeze,flatten,concat,split,take,take_axis,take_flat,scatter_add,scatter_set,scatter_multiply,strided_slice,strided_slice_stride,strided_slice_negative_stride,strided_slice_empty,tile,pad,triu,tril" | FileCheck %s
 
 // Ops that only regroup elements pass g back reshaped.
 // CHECK-LABEL: func.func @expand_dims_adjoint(
@@ -111,6 +111,72 @@ func.func @take(%x: tensor<5x3xf32>, %i: tensor<4xi64>, %c: tensor<4x3xf32>) -> 
     %y = relax.take %x, %i {axis = 0 : i64} : tensor<5x3xf32>, tensor<4xi64> -> tensor<4x3xf32>
     %p = relax.multiply %y, %c : tensor<4x3xf32>, tensor<4x3xf32> -> tensor<4x3xf32>
     %l = relax.sum %p : tensor<4x3xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// scatter "set": slot j + 1 of each update is scattered into zeros the same
+// way, so that the slot a position holds is the update written there last
+// (0: none). x's adjoint is g where nothing was written; an update's is
+// take(g) where it is the one written last.
+// CHECK-LABEL: func.func @scatter_set_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<5x3xf32>, %[[I:.+]]: tensor<2xi64>, %[[U:.+]]: tensor<2x3xf32>)
+// CHECK:         [[G:%.+]] = relax.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<5x3xf32>
+// CHECK-DAG:     [[ZERO:%.+]] = arith.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-DAG:     [[ONE:%.+]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-DAG:     [[IOTA:%.+]] = arith.constant dense<[0, 1]> : tensor<2xi64>
+// CHECK-DAG:     [[ONEI:%.+]] = arith.constant dense<1> : tensor<i64>
+// CHECK:         [[SLOT:%.+]] = relax.add [[IOTA]], [[ONEI]] : tensor<2xi64>, tensor<i64> -> tensor<2xi64>
+// CHECK:         [[SLOTS:%.+]] = relax.broadcast_to %{{.+}} : tensor<2x1xi64> -> tensor<2x3xi64>
+// CHECK:         [[NONE:%.+]] = relax.zeros : tensor<5x3xi64>
+// CHECK-NEXT:    [[HELD:%.+]] = relax.scatter [[NONE]], %[[I]], [[SLOTS]] {axis = 0 : i64} : tensor<5x3xi64>, tensor<2xi64>, tensor<2x3xi64> -> tensor<5x3xi64>
+// CHECK-NEXT:    [[Z:%.+]] = arith.constant dense<0> : tensor<i64>
+// CHECK-NEXT:    [[FREE:%.+]] = relax.equal [[HELD]], [[Z]]
+// CHECK-NEXT:    [[DXM:%.+]] = relax.where [[FREE]], [[ONE]], [[ZERO]]
+// CHECK-NEXT:    [[AT:%.+]] = relax.take [[HELD]], %[[I]] {axis = 0 : i64}
+// CHECK-NEXT:    [[LAST:%.+]] = relax.equal [[AT]], [[SLOTS]]
+// CHECK-NEXT:    [[DUM:%.+]] = relax.where [[LAST]], [[ONE]], [[ZERO]]
+// CHECK-NEXT:    [[DX:%.+]] = relax.multiply [[G]], [[DXM]]
+// CHECK-NEXT:    [[GU:%.+]] = relax.take [[G]], %[[I]] {axis = 0 : i64}
+// CHECK-NEXT:    [[DU:%.+]] = relax.multiply [[GU]], [[DUM]]
+// CHECK-NEXT:    relax.tuple([[DX]], [[DU]] : tensor<5x3xf32>, tensor<2x3xf32>)
+func.func @scatter_set(%x: tensor<5x3xf32>, %i: tensor<2xi64>, %u: tensor<2x3xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.scatter %x, %i, %u {axis = 0 : i64} : tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<5x3xf32>
+    %l = relax.sum %y : tensor<5x3xf32> -> tensor<f32>
+    relax.output %l : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// scatter "multiply": x's adjoint is g times the product of its updates; an
+// update's is g times x times the product of the other updates at its index,
+// without dividing by a zero update (the non-zero updates' product Q, and the
+// count of zero updates, at each index).
+// CHECK-LABEL: func.func @scatter_multiply_adjoint(
+// CHECK-SAME:    %[[X:.+]]: tensor<5xf32>, %[[I:.+]]: tensor<2xi64>, %[[U:.+]]: tensor<2xf32>)
+// CHECK:         [[G:%.+]] = relax.broadcast_to %{{.+}} : tensor<1xf32> -> tensor<5xf32>
+// CHECK:         [[ISZ:%.+]] = relax.equal %[[U]], %{{.+}} : tensor<2xf32>, tensor<f32> -> tensor<2xi1>
+// CHECK-NEXT:    [[NZ:%.+]] = relax.where [[ISZ]], %{{.+}}, %[[U]]
+// CHECK-NEXT:    [[ONES:%.+]] = relax.ones_like %[[X]] : tensor<5xf32>
+// CHECK-NEXT:    [[QS:%.+]] = relax.scatter [[ONES]], %[[I]], [[NZ]] {reduction = "multiply"}
+// CHECK-NEXT:    [[Q:%.+]] = relax.take [[QS]], %[[I]]
+// CHECK:         [[ZS:%.+]] = relax.scatter_add %{{.+}}, %[[I]], %{{.+}} : tensor<5xf32>, tensor<2xi64>, tensor<2xf32> -> tensor<5xf32>
+// CHECK-NEXT:    [[ZC:%.+]] = relax.take [[ZS]], %[[I]]
+// CHECK-NEXT:    relax.divide [[Q]], [[NZ]]
+// CHECK:         [[OTHERS:%.+]] = relax.where [[ISZ]], %{{.+}}, %{{.+}} : tensor<2xi1>, tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+// CHECK-NEXT:    [[P:%.+]] = relax.scatter [[ONES]], %[[I]], %[[U]] {reduction = "multiply"}
+// CHECK-NEXT:    [[XI:%.+]] = relax.take %[[X]], %[[I]]
+// CHECK-NEXT:    [[DUP:%.+]] = relax.multiply [[XI]], [[OTHERS]]
+// CHECK-NEXT:    [[DX:%.+]] = relax.multiply [[G]], [[P]]
+// CHECK-NEXT:    [[GU:%.+]] = relax.take [[G]], %[[I]]
+// CHECK-NEXT:    [[DU:%.+]] = relax.multiply [[GU]], [[DUP]]
+// CHECK-NEXT:    relax.tuple([[DX]], [[DU]] : tensor<5xf32>, tensor<2xf32>)
+func.func @scatter_multiply(%x: tensor<5xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) -> tensor<f32> {
+  %r = relax.dataflow -> (tensor<f32>) {
+    %y = relax.scatter %x, %i, %u {reduction = "multiply"} : tensor<5xf32>, tensor<2xi64>, tensor<2xf32> -> tensor<5xf32>
+    %l = relax.sum %y : tensor<5xf32> -> tensor<f32>
     relax.output %l : tensor<f32>
   }
   return %r : tensor<f32>

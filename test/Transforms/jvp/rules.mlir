@@ -1,7 +1,7 @@
 // The tangent rules, one function per op family, all in one run: each
 // function's tangent bindings follow the op they differentiate, in its one
 // dataflow block.
-// RUN: relax-opt %s --jvp="func=unary,binary_broadcast,binary_one_side,where,matmul,linear,linear_partial,creation,pad,softmax,log_softmax,variance,max,conv2d,max_pool2d" | FileCheck %s
+// RUN: relax-opt %s --jvp="func=unary,binary_broadcast,binary_one_side,where,matmul,linear,linear_partial,scatter_max,creation,pad,softmax,log_softmax,variance,max,conv2d,max_pool2d" | FileCheck %s
 
 // Elementwise unary: the derivative times the tangent (the same body as the
 // VJP's), right after the op.
@@ -116,6 +116,34 @@ func.func @linear_partial(%i: tensor<2xi64>, %u: tensor<2x3xf32>) -> tensor<4x3x
     relax.output %0 : tensor<4x3xf32>
   }
   return %r : tensor<4x3xf32>
+}
+
+// scatter "max": the tangents of x and of the updates equal to the result,
+// averaged over the ties (x's at each position, the updates' added there).
+// CHECK-LABEL: func.func @scatter_max_jvp(
+// CHECK-SAME:    %[[X:.+]]: tensor<5xf32>, %[[I:.+]]: tensor<2xi64>, %[[U:.+]]: tensor<2xf32>, %[[TX:.+]]: tensor<5xf32>, %[[TU:.+]]: tensor<2xf32>)
+// CHECK:         [[Y:%.+]] = relax.scatter %[[X]], %[[I]], %[[U]] {reduction = "max"}
+// CHECK-NEXT:    [[XT:%.+]] = relax.equal %[[X]], [[Y]]
+// CHECK-NEXT:    [[HX:%.+]] = relax.astype [[XT]]
+// CHECK-NEXT:    [[YI:%.+]] = relax.take [[Y]], %[[I]]
+// CHECK-NEXT:    [[UT:%.+]] = relax.equal %[[U]], [[YI]]
+// CHECK-NEXT:    [[HU:%.+]] = relax.astype [[UT]]
+// CHECK:         [[UC:%.+]] = relax.scatter_add %{{.+}}, %[[I]], [[HU]]
+// CHECK-NEXT:    [[COUNT:%.+]] = relax.add [[HX]], [[UC]]
+// CHECK-NEXT:    [[DX:%.+]] = relax.divide [[HX]], [[COUNT]]
+// CHECK-NEXT:    [[CI:%.+]] = relax.take [[COUNT]], %[[I]]
+// CHECK-NEXT:    [[DU:%.+]] = relax.divide [[HU]], [[CI]]
+// CHECK-NEXT:    [[A:%.+]] = relax.multiply [[DX]], %[[TX]]
+// CHECK-NEXT:    [[B:%.+]] = relax.multiply [[DU]], %[[TU]]
+// CHECK:         [[S:%.+]] = relax.scatter_add %{{.+}}, %[[I]], [[B]]
+// CHECK-NEXT:    [[T:%.+]] = relax.add [[A]], [[S]]
+// CHECK-NEXT:    relax.tuple([[Y]], [[T]] :
+func.func @scatter_max(%x: tensor<5xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) -> tensor<5xf32> {
+  %r = relax.dataflow -> (tensor<5xf32>) {
+    %0 = relax.scatter %x, %i, %u {reduction = "max"} : tensor<5xf32>, tensor<2xi64>, tensor<2xf32> -> tensor<5xf32>
+    relax.output %0 : tensor<5xf32>
+  }
+  return %r : tensor<5xf32>
 }
 
 // Creation: full_like's tangent is the fill value's, spread like the value

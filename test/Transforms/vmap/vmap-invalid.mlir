@@ -3,7 +3,7 @@
 // RUN: relax-opt %s --split-input-file --verify-diagnostics --vmap="func=main batch-size=4 batched=0"
 
 // expected-error @+1 {{vmap: '@main' has ops without a batching rule (each reported above)}}
-func.func @main(%x: tensor<3xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) -> tensor<3xf32> {
+func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
   %r = relax.dataflow -> (tensor<3xf32>) {
     %c = arith.constant dense<true> : tensor<i1>
     // expected-error @+1 {{'relax.if' op has no batching rule (vmap)}}
@@ -14,8 +14,13 @@ func.func @main(%x: tensor<3xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) -> tens
     ^bb0(%a: tensor<3xf32>):
       relax.yield %a : tensor<3xf32>
     }
-    // expected-error @+1 {{'relax.scatter_add' op has no batching rule (vmap)}}
-    %s = relax.scatter_add %y, %i, %u : tensor<3xf32>, tensor<2xi64>, tensor<2xf32> -> tensor<3xf32>
+    %xs = relax.broadcast_to %y : tensor<3xf32> -> tensor<2x3xf32>
+    // expected-error @+1 {{'relax.scan' op has no batching rule (vmap)}}
+    %s = relax.scan length = 2 init(%y : tensor<3xf32>) xs(%xs : tensor<2x3xf32>) -> (tensor<3xf32>) {
+    ^bb0(%carry: tensor<3xf32>, %e: tensor<3xf32>):
+      %m = relax.add %carry, %e : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+      relax.yield %m : tensor<3xf32>
+    }
     relax.output %s : tensor<3xf32>
   }
   return %r : tensor<3xf32>

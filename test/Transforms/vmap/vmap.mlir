@@ -72,3 +72,31 @@ func.func @main(%x: tensor<3xf32>, %w: tensor<3xf32>) -> tuple<tensor<f32>, tupl
   }
   return %r : tuple<tensor<f32>, tuple<tensor<3xf32>>>
 }
+
+// -----
+
+// A batch of indices into a shared x: one scatter over the batch flattened
+// with x's axis, each example's indices normalized as take's (negative from
+// the end, clamped into [0, 5) so that none reaches another example's rows)
+// and offset by its example's 5 rows.
+// CHECK-LABEL: func.func @main_vmap(
+// CHECK-SAME: %[[I:.*]]: tensor<8x2xi64> {relax.name = "i"}, %[[X:.*]]: tensor<5xf32> {relax.name = "x"}, %[[U:.*]]: tensor<2xf32> {relax.name = "u"})
+// CHECK-DAG: [[XB:%.+]] = relax.broadcast_to %[[X]] : tensor<5xf32> -> tensor<8x5xf32>
+// CHECK-DAG: [[UB:%.+]] = relax.broadcast_to %[[U]] : tensor<2xf32> -> tensor<8x2xf32>
+// CHECK-DAG: [[TABLE:%.+]] = relax.reshape [[XB]] : tensor<8x5xf32> -> tensor<40xf32>
+// CHECK-DAG: [[UPD:%.+]] = relax.reshape [[UB]] : tensor<8x2xf32> -> tensor<16xf32>
+// CHECK: [[N:%.+]] = relax.where
+// CHECK-NEXT: [[C:%.+]] = relax.clip [[N]] {max = 4.000000e+00 : f64, min = 0.000000e+00 : f64} : tensor<8x2xi64>
+// CHECK-NEXT: [[IOTA:%.+]] = arith.constant dense<{{\[\[}}0], [1], [2], [3], [4], [5], [6], [7]]> : tensor<8x1xi64>
+// CHECK-NEXT: [[OFF:%.+]] = relax.multiply [[IOTA]], %{{.+}} : tensor<8x1xi64>, tensor<i64> -> tensor<8x1xi64>
+// CHECK-NEXT: [[ROWS:%.+]] = relax.add [[C]], [[OFF]]
+// CHECK-NEXT: [[FLAT:%.+]] = relax.reshape [[ROWS]] : tensor<8x2xi64> -> tensor<16xi64>
+// CHECK-NEXT: [[S:%.+]] = relax.scatter [[TABLE]], [[FLAT]], [[UPD]] {axis = 0 : i64, reduction = "max"} : tensor<40xf32>, tensor<16xi64>, tensor<16xf32> -> tensor<40xf32>
+// CHECK-NEXT: relax.reshape [[S]] : tensor<40xf32> -> tensor<8x5xf32>
+func.func @main(%i: tensor<2xi64> {relax.name = "i"}, %x: tensor<5xf32> {relax.name = "x"}, %u: tensor<2xf32> {relax.name = "u"}) -> tensor<5xf32> {
+  %r = relax.dataflow -> (tensor<5xf32>) {
+    %0 = relax.scatter %x, %i, %u {reduction = "max"} : tensor<5xf32>, tensor<2xi64>, tensor<2xf32> -> tensor<5xf32>
+    relax.output %0 : tensor<5xf32>
+  }
+  return %r : tensor<5xf32>
+}

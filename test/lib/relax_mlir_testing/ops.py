@@ -144,6 +144,7 @@ class Op:
     weight: float = 1.0
     grad_from: tuple[int, ...] | None = None
     terms: Callable[..., float] | None = None
+    result: str | None = None  # a fixed result element type (argmax: "i64")
     bound: tuple[OpCase, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -245,6 +246,10 @@ _OPS = [
     _elementwise("softplus", UNARY, ref.softplus, weight=0.5, cases=unary((-6, 6))),
     _elementwise("log1p", UNARY, np.log1p, needs=(POSITIVE,), weight=0.5,
                  cases=unary((-0.5, 5))),
+    _elementwise("expm1", UNARY, np.expm1, weight=0.5, cases=[
+        *unary((-3, 3)),
+        case([Input("x", (3, 4), (-1e-6, 1e-6))], label="tiny", tol={F32: (1e-6, 0.0)},
+             note="accurate where exp(x) rounds to 1")]),
     _elementwise("leaky_relu", UNARY, ref.leaky_relu, corner=lambda x, alpha=0.01: x,
                  weight=0.6, cases=[
                      *unary((-5, 5), kinks=(0.0,), note="default alpha"),
@@ -326,6 +331,17 @@ _OPS = [
         case([Input("x", (2, 3), with_zeros((1, 1)))], dtypes=FLOAT_T, label="one-zero"),
         case([Input("x", (2, 3), with_zeros((0, 1), (1, 2)))], {"keepdims": True},
              dtypes=FLOAT_T, label="two-zeros")]),
+    *[Op(name, REDUCTION, CUSTOM, fn, NUMERIC, gradient=False, exact=True, weight=0.3,
+         result="i64", cases=[
+        case([Input("x", s, values)], attrs, result=I64, label=label)
+        for s, attrs, values, label in [
+            ((5,), {"axis": 0}, (-9, 9), ""),
+            ((3, 4), {"axis": 1}, (-9, 9), ""),
+            ((3, 4), {"axis": -2, "keepdims": True}, (-9, 9), ""),
+            ((2, 3, 4), {}, (-9, 9), ""),
+            ((2, 3), {"keepdims": True}, (-9, 9), ""),
+            ((3, 5), {"axis": 1}, small_ints, "ties"),
+        ]]) for name, fn in [("argmax", ref.argmax), ("argmin", ref.argmin)]],
     Op("cumsum", REDUCTION, CUSTOM, ref.cumsum, NUMERIC, weight=0.6, terms=ref.axis_terms,
        cases=[case([Input("x", s, (-9, 9))], {"axis": axis}, f16=k == 1)
               for k, (s, axis) in enumerate([((5,), 0), ((3, 4), 1), ((3, 4), -2),
@@ -459,6 +475,21 @@ _OPS = [
                ((3, 4), (2, 3), (2, 3, 4), 0, 3, I32),
                ((2, 3, 4), (), (2, 3), -1, 4, I64),
                ((3, 4), (2, 2), (2, 2), None, 12, I64),
+           ]]),
+    Op("scatter", SHAPE, CUSTOM, ref.scatter, NUMERIC, weight=0.4, grad_from=(0, 2),
+       cases=[
+           case([Input("x", xs, xv), Input("indices", ish, indices(n), it),
+                 Input("updates", us, uv)], {"axis": axis, "reduction": r}, label=label)
+           for xs, ish, us, axis, n, it, r, xv, uv, label in [
+               ((5,), (4,), (4,), 0, 5, I64, "set", (-2, 2), (-2, 2), ""),
+               ((3, 4), (5,), (3, 5), 1, 4, I64, "set", (-2, 2), (-2, 2), ""),
+               ((3, 4), (2, 2), (2, 2), None, 12, I32, "set", (-2, 2), (-2, 2), ""),
+               ((4, 3), (5,), (5, 3), 0, 4, I64, "multiply", (-2, 2), (-1.5, 1.5), ""),
+               ((2, 3, 4), (2, 2), (2, 2, 2, 4), 1, 3, I64, "multiply", (-2, 2),
+                with_zeros((0, 0, 0, 1), (0, 1, 0, 1), (1, 0, 1, 2)), "zeros"),
+               ((5, 3), (4,), (4, 3), 0, 5, I64, "max", (-9, 9), (-9, 9), ""),
+               ((3, 5), (2, 3), (3, 2, 3), -1, 5, I64, "min", (-9, 9), (-9, 9), ""),
+               ((4,), (3,), (3,), 0, 4, I64, "max", small_ints, small_ints, "ties"),
            ]]),
     Op("strided_slice", SHAPE, CUSTOM, ref.strided_slice, ANY, exact=True, weight=0.6,
        cases=shaped([([s], {"axes": ax, "begin": b, "end": e, "strides": st})

@@ -862,7 +862,9 @@ class _Generator:
             except (ValueError, IndexError) as e:  # a sampler bug
                 raise AssertionError(
                     f"{spec.name} on {[str(v.type) for v in ops]} {attrs}: {e}") from e
-        if value.dtype == np.bool_:
+        if spec.result is not None:
+            dtype = spec.result
+        elif value.dtype == np.bool_:
             dtype = "i1"
         else:
             want = FLOATS if np.issubdtype(value.dtype, np.floating) else INTS
@@ -2070,6 +2072,27 @@ def _sample_scatter_add(g: _Generator, spec: Op) -> Call | None:
     return Call([x, idx, updates], attrs)
 
 
+def _sample_scatter(g: _Generator, spec: Op) -> Call | None:
+    """scatter_add's operands with a reduction."""
+    call = _sample_scatter_add(g, spec)
+    if call is not None:
+        call.attrs["reduction"] = g.choice(["set", "multiply", "min", "max"])
+    return call
+
+
+def _sample_arg_extremum(g: _Generator, spec: Op) -> Call | None:
+    """argmax/argmin of a non-empty x along an axis of size > 0 or flattened."""
+    x = _operand(g, spec, lambda t: t.numel > 0)
+    if x is None:
+        return None
+    attrs: dict[str, Any] = {}
+    if x.type.rank and g.chance(0.7):
+        attrs["axis"] = _random_axis(g, x.type.rank)
+    if g.chance(0.3):
+        attrs["keepdims"] = True
+    return Call([x], attrs)
+
+
 def _sample_strided_slice(g: _Generator, spec: Op) -> Call | None:
     """numpy slices of some axes: begin/end anywhere in [-n - 2, n + 2] (clamped),
     strides +-1..3 (mostly ordered so that the slice is not empty)."""
@@ -2571,6 +2594,9 @@ SAMPLERS: dict[str, Sampler] = {
     "split": _sample_split,
     "take": _sample_take,
     "scatter_add": _sample_scatter_add,
+    "scatter": _sample_scatter,
+    "argmax": _sample_arg_extremum,
+    "argmin": _sample_arg_extremum,
     "strided_slice": _sample_strided_slice,
     "tile": _sample_tile,
     "pad": _sample_pad,

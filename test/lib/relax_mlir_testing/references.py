@@ -291,6 +291,34 @@ def take(x: np.ndarray, indices: np.ndarray, axis: int | None = None) -> np.ndar
     return np.take(x, np.clip(i, 0, max(n - 1, 0)), axis=axis)
 
 
+def argmax(x: np.ndarray, axis: int | None = None, keepdims: bool = False) -> np.ndarray:
+    """np.argmax (the first index of a tie or of a NaN) as int64."""
+    return np.asarray(np.argmax(x, axis=axis, keepdims=keepdims), np.int64)
+
+
+def argmin(x: np.ndarray, axis: int | None = None, keepdims: bool = False) -> np.ndarray:
+    return np.asarray(np.argmin(x, axis=axis, keepdims=keepdims), np.int64)
+
+
+def scatter(x: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis: int | None = None,
+            reduction: str = "set") -> np.ndarray:
+    """scatter_add's positions, the updates applied one at a time in index
+    order (so "set" keeps the last of repeated indices)."""
+    combine = {"set": lambda old, new: new, "multiply": np.multiply,
+               "min": np.minimum, "max": np.maximum}[reduction]
+    flat = x.reshape(-1).copy() if axis is None else x.copy()
+    axis = 0 if axis is None else axis % x.ndim
+    n = flat.shape[axis]
+    i = np.clip(np.where(indices < 0, indices + n, indices), 0, max(n - 1, 0)).reshape(-1)
+    moved = np.moveaxis(flat, axis, 0)
+    q = indices.ndim
+    upd = np.moveaxis(updates, list(range(axis, axis + q)), list(range(q)))
+    upd = upd.reshape((i.size,) + moved.shape[1:])
+    for j, at in enumerate(i):
+        moved[at] = combine(moved[at], upd[j])
+    return flat.reshape(x.shape)
+
+
 def scatter_add(x: np.ndarray, indices: np.ndarray, updates: np.ndarray,
                 axis: int | None = None) -> np.ndarray:
     """np.add.at of `updates` into a copy of x at take's positions (the same

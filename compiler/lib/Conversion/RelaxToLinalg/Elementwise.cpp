@@ -103,6 +103,28 @@ static Value accurateLog1p(OpBuilder &b, Location l, Value x) {
 static Value scalarLog1p(OpBuilder &b, Location l, Type, ValueRange x) {
   return viaF32(b, l, x[0], accurateLog1p);
 }
+/// exp(x) - 1 accurate for small x: with u = exp(x) (rounded),
+/// (u - 1) * x / log(u) cancels the rounding of u (Kahan); x itself when u
+/// rounds to 1, -1 when u - 1 does, and u when it overflows (inf * x / inf
+/// would be NaN). (math-to-llvm lowers math.expm1 as exp(x) - 1.)
+static Value accurateExpm1(OpBuilder &b, Location l, Value x) {
+  Type t = x.getType();
+  Value one = scalar(b, l, t, 1.0);
+  Value u = math::ExpOp::create(b, l, x);
+  Value uMinusOne = arith::SubFOp::create(b, l, u, one);
+  Value scaled = arith::DivFOp::create(b, l, arith::MulFOp::create(b, l, uMinusOne, x),
+                                       math::LogOp::create(b, l, u));
+  auto equal = [&](Value v, double c) {
+    return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, v, scalar(b, l, t, c));
+  };
+  Value result = arith::SelectOp::create(b, l, equal(uMinusOne, -1.0), uMinusOne, scaled);
+  result = arith::SelectOp::create(b, l, equal(u, INFINITY), u, result);
+  return arith::SelectOp::create(b, l, equal(u, 1.0), x, result);
+}
+
+static Value scalarExpm1(OpBuilder &b, Location l, Type, ValueRange x) {
+  return viaF32(b, l, x[0], accurateExpm1);
+}
 
 /// log(1 + exp(x)) as max(x, 0) + log1p(exp(-|x|)): finite for every finite x.
 static Value scalarSoftplus(OpBuilder &b, Location l, Type, ValueRange x) {
@@ -360,6 +382,7 @@ void mlir::relax::lowering::populateElementwiseLoweringPatterns(RewritePatternSe
                ElementwiseLowering<SiluOp, scalarSilu>, ElementwiseLowering<GeluOp, scalarGelu>,
                ElementwiseLowering<SoftplusOp, scalarSoftplus>,
                ElementwiseLowering<Log1pOp, scalarLog1p>,
+               ElementwiseLowering<Expm1Op, scalarExpm1>,
                ElementwiseLowering<PowerOp, scalarPower>,
                ElementwiseLowering<MaximumOp, scalarMaximum>,
                ElementwiseLowering<MinimumOp, scalarMinimum>,

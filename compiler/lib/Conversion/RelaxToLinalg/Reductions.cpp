@@ -2,6 +2,8 @@
 
 #include "LoweringUtils.h"
 
+#include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -67,6 +69,41 @@ struct ExtremumLowering : OpConversionPattern<Op> {
                             return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, l, v[0], v[1]);
                           });
     rewriter.replaceOp(op, reshapeTensor(rewriter, op.getLoc(), r, op.getType()));
+    return success();
+  }
+};
+
+/// relax.argmax / relax.argmin in relax ops that lower in turn: the
+/// extremum over the axis (kept), then the least position along it where x
+/// equals it or is NaN (where the extremum is NaN too), an i64 min over the
+/// axis; x is flattened first without an axis.
+template <typename Op, Extremum Kind>
+struct ArgExtremumLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t axis = 0;
+    if (std::optional<int64_t> given = op.getAxis())
+      axis = *given < 0 ? *given + type.getRank() : *given;
+    else
+      x = vjp::reshapeTo(rewriter, loc, x, {type.getNumElements()});
+    type = cast<RankedTensorType>(x.getType());
+    DenseI64ArrayAttr axes = rewriter.getDenseI64ArrayAttr({axis});
+    BoolAttr keep = rewriter.getBoolAttr(true);
+    Value extremum = Kind == Extremum::Max ? MaxOp::create(rewriter, loc, x, axes, keep).getResult()
+                                           : MinOp::create(rewriter, loc, x, axes, keep).getResult();
+    Value positions = vjp::iota(rewriter, loc, type.getDimSize(axis), rewriter.getI64Type(),
+                                type.getRank(), axis);
+    Value past = vjp::scalarLike(rewriter, loc, positions, type.getDimSize(axis));
+    Value found = vjp::where(rewriter, loc, EqualOp::create(rewriter, loc, x, extremum), positions,
+                             past);
+    if (isa<FloatType>(type.getElementType()))
+      found = vjp::where(rewriter, loc, NotEqualOp::create(rewriter, loc, x, x), positions, found);
+    Value first = MinOp::create(rewriter, loc, found, axes, keep);
+    rewriter.replaceOp(op, vjp::reshapeTo(rewriter, loc, first, op.getType().getShape()));
     return success();
   }
 };
@@ -175,6 +212,8 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
 void mlir::relax::lowering::populateReductionLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<ReductionLowering<SumOp, false>, ReductionLowering<MeanOp, true>,
                CollapseSumToLowering, ExtremumLowering<MaxOp, Extremum::Max>,
+               ArgExtremumLowering<ArgmaxOp, Extremum::Max>,
+               ArgExtremumLowering<ArgminOp, Extremum::Min>,
                ExtremumLowering<MinOp, Extremum::Min>, ProdLowering, VarianceLowering,
                CumsumLowering>(patterns.getContext());
 }

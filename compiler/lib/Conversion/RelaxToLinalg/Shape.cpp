@@ -230,15 +230,35 @@ static std::array<int64_t, 3> aroundAxis(RankedTensorType xType, std::optional<i
   return {pre, xType.getDimSize(axis), post};
 }
 
-/// relax.scatter_add: x viewed as [pre, n, post] and updates as [pre, m, post];
-/// an scf.for over the m indices carries the result, adding update slice j
-/// (pre x post) into the slice at the normalized index in place (a generic
-/// whose output is the extracted slice, so that bufferization updates the
-/// carried buffer without a copy). Sequential over the indices: repeated
-/// indices accumulate without atomics.
-struct ScatterAddLowering : OpConversionPattern<ScatterAddOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(ScatterAddOp op, OpAdaptor adaptor,
+/// relax.scatter_add and relax.scatter: x viewed as [pre, n, post] and
+/// updates as [pre, m, post]; an scf.for over the m indices carries the
+/// result, combining update slice j (pre x post) into the slice at the
+/// normalized index in place (a generic whose output is the extracted slice,
+/// so that bufferization updates the carried buffer without a copy).
+/// Sequential over the indices: repeated indices accumulate without atomics,
+/// and scatter's "set" keeps the last update.
+template <typename Op>
+struct ScatterLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  using OpAdaptor = typename Op::Adaptor;
+
+  /// The update `u` combined with the value `v` there.
+  static Value combine(Op op, OpBuilder &b, Location l, Value v, Value u) {
+    if constexpr (std::is_same_v<Op, ScatterAddOp>) {
+      return buildAdd(b, l, v, u);
+    } else {
+      StringRef reduction = op.getReduction();
+      if (reduction == "multiply")
+        return buildMul(b, l, v, u);
+      if (reduction == "max")
+        return floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(b, l, v, u);
+      if (reduction == "min")
+        return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, l, v, u);
+      return u;
+    }
+  }
+
+  LogicalResult matchAndRewrite(Op op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
@@ -275,7 +295,7 @@ struct ScatterAddLowering : OpConversionPattern<ScatterAddOp> {
               b, l, TypeRange{sliceType}, ValueRange{update}, ValueRange{row},
               SmallVector<AffineMap>{identity, identity}, iterators,
               [&](OpBuilder &bb, Location ll, ValueRange args) {
-                linalg::YieldOp::create(bb, ll, buildAdd(bb, ll, args[1], args[0]));
+                linalg::YieldOp::create(bb, ll, combine(op, bb, ll, args[1], args[0]));
               });
           Value result = tensor::InsertSliceOp::create(b, l, sum.getResult(0), carried[0], dst,
                                                        sizes, strides);
@@ -338,7 +358,8 @@ void mlir::relax::lowering::expandSplits(ModuleOp module) {
 void mlir::relax::lowering::populateShapeLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<ReshapeLowering, PermuteDimsLowering, RegroupLowering<ExpandDimsOp>,
                RegroupLowering<SqueezeOp>, RegroupLowering<FlattenOp>, ConcatLowering,
-               StridedSliceLowering, TileLowering, PadLowering, TakeLowering, ScatterAddLowering,
+               StridedSliceLowering, TileLowering, PadLowering, TakeLowering, ScatterLowering<ScatterAddOp>,
+               ScatterLowering<ScatterOp>,
                TriangleLowering<TriuOp, true>, TriangleLowering<TrilOp, false>>(
       patterns.getContext());
 }

@@ -160,6 +160,11 @@ LogicalResult mlir::relax::buildLinearTangent(Operation *op, OpBuilder &b,
 static Value scalarConstant(OpBuilder &b, Location loc, Type like, double value) {
   Type elt = cast<ShapedType>(like).getElementType();
   auto type = RankedTensorType::get({}, elt);
+  if (auto integer = dyn_cast<IntegerType>(elt))
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(type, APInt(integer.getWidth(), static_cast<int64_t>(value),
+                                           /*isSigned=*/true, /*implicitTrunc=*/true)));
   return arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(type, b.getFloatAttr(elt, value).getValue()));
 }

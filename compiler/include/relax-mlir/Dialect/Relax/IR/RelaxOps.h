@@ -23,6 +23,10 @@ LogicalResult inferBroadcastBinaryType(std::optional<Location> loc, Type lhs, Ty
 LogicalResult inferReductionType(std::optional<Location> loc, Type input,
                                  DenseI64ArrayAttr axis, bool keepdims,
                                  SmallVectorImpl<Type> &results);
+/// Result type of argmax/argmin over `axis` (the flattened input when null):
+/// i64, the reduction's shape; an axis of size 0 is an error.
+LogicalResult inferArgExtremumType(std::optional<Location> loc, Type input, IntegerAttr axis,
+                                   bool keepdims, SmallVectorImpl<Type> &results);
 /// The reduced axes of `input`, non-negative and sorted; assumes a verified op.
 SmallVector<int64_t> normalizeReductionAxes(Type input, std::optional<ArrayRef<int64_t>> axis);
 /// One spatial axis of a convolution or pooling window.

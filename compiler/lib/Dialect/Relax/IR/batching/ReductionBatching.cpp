@@ -50,6 +50,35 @@ RELAX_REDUCTION_BATCHING(MaxOp)
 RELAX_REDUCTION_BATCHING(MinOp)
 RELAX_REDUCTION_BATCHING(ProdOp)
 
+/// argmax/argmin along an axis: the axis past the batch; without one, over
+/// each example flattened (then reshaped for keepdims).
+template <typename Op>
+static LogicalResult batchArgExtremum(Op op, OpBuilder &b, int64_t n, ValueRange operands,
+                                      MutableArrayRef<Value> results) {
+  Location loc = op.getLoc();
+  RankedTensorType x = op.getX().getType();
+  if (std::optional<int64_t> axis = op.getAxis()) {
+    results[0] = createBatchedWith(b, op, operands, n, op.getAxisAttrName(),
+                                   b.getI64IntegerAttr(batchedAxis(*axis, x.getRank())));
+    return success();
+  }
+  Value flat = vjp::reshapeTo(b, loc, operands[0], {n, x.getNumElements()});
+  Value index = Op::create(b, loc, flat, b.getI64IntegerAttr(1), b.getBoolAttr(false));
+  auto result = cast<RankedTensorType>(batchedType(op.getType(), n));
+  results[0] = vjp::reshapeTo(b, loc, index, result.getShape());
+  return success();
+}
+
+LogicalResult ArgmaxOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                     ArrayRef<bool>, MutableArrayRef<Value> results) {
+  return batchArgExtremum(*this, b, n, operands, results);
+}
+
+LogicalResult ArgminOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                     ArrayRef<bool>, MutableArrayRef<Value> results) {
+  return batchArgExtremum(*this, b, n, operands, results);
+}
+
 /// The rule of an op along one `axis` attribute (I64Attr).
 static LogicalResult batchAlongAxis(Operation *op, int64_t axis, int64_t rank, OpBuilder &b,
                                     int64_t n, ValueRange operands,

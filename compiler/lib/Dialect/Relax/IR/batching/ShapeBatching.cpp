@@ -174,6 +174,22 @@ static Value takeAlong(OpBuilder &b, Location loc, Value data, Value indices, in
   return TakeOp::create(b, loc, d.clone(shape), data, indices, b.getI64IntegerAttr(axis));
 }
 
+/// A batch of indices (n, ...) into an axis of size m, as rows of the batch
+/// flattened with that axis (n * m): each normalized as take's (negative from
+/// the end, then clamped into [0, m), so that none reaches another example's
+/// rows) and offset by its example's m rows.
+static Value batchRows(OpBuilder &b, Location loc, Value indices, int64_t m, int64_t n) {
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  Type elt = indexType.getElementType();
+  Value zero = indexConstant(b, loc, elt, 0), size = indexConstant(b, loc, elt, m);
+  Value normalized = vjp::where(b, loc, vjp::less(b, loc, indices, zero),
+                                vjp::add(b, loc, indices, size), indices);
+  Value clamped = ClipOp::create(b, loc, normalized, b.getF64FloatAttr(0.0),
+                                 b.getF64FloatAttr(static_cast<double>(std::max<int64_t>(m - 1, 0))));
+  Value offsets = vjp::mul(b, loc, vjp::iota(b, loc, n, elt, indexType.getRank(), 0), size);
+  return vjp::add(b, loc, clamped, offsets);
+}
+
 /// A batch of data at unbatched indices, or data (batched or shared) at a
 /// batch of indices (absent axis: each example flattened). Shared data at
 /// batched indices is one take whose batch axis then moves to the front; a
@@ -210,20 +226,83 @@ LogicalResult TakeOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
   SmallVector<int64_t> rows(cast<RankedTensorType>(moved.getType()).getShape().drop_front());
   rows[0] *= n;
   Value table = vjp::reshapeTo(b, loc, moved, rows);
-  // Each example's indices (negative ones counted from m) plus its offset.
   auto indexType = cast<RankedTensorType>(indices.getType());
-  Type elt = indexType.getElementType();
-  Value zero = indexConstant(b, loc, elt, 0), size = indexConstant(b, loc, elt, m);
-  Value normalized = vjp::where(b, loc, vjp::less(b, loc, indices, zero),
-                                vjp::add(b, loc, indices, size), indices);
-  Value offsets = vjp::mul(b, loc, vjp::iota(b, loc, n, elt, indexType.getRank(), 0), size);
-  Value picked = takeAlong(b, loc, table, vjp::add(b, loc, normalized, offsets), 0);
+  Value picked = takeAlong(b, loc, table, batchRows(b, loc, indices, m, n), 0);
   // (n, idx..., pre..., post...) -> (n, pre..., idx..., post...).
   int64_t idxRank = indexType.getRank() - 1;
   for (int64_t k = 0; k < axis; ++k)
     picked = moveAxis(b, loc, picked, 1 + idxRank + k, 1 + k);
   results[0] = picked;
   return success();
+}
+
+/// scatter_add or scatter (`like`'s reduction) of updates into data.
+template <typename Op>
+static Value scatterLike(Op like, OpBuilder &b, Value data, Value indices, Value updates,
+                         IntegerAttr axis) {
+  if constexpr (std::is_same_v<Op, ScatterAddOp>)
+    return ScatterAddOp::create(b, like.getLoc(), data, indices, updates, axis);
+  else
+    return ScatterOp::create(b, like.getLoc(), data, indices, updates, axis,
+                             like.getReductionAttr());
+}
+
+/// scatter_add and scatter over a batch (x and updates broadcast when
+/// unbatched; absent axis: each example flattened). Shared indices: one op
+/// along the axis past the batch. A batch of indices: one op along the batch
+/// flattened with the axis, each example's indices offset to its own rows
+/// and its updates' index dims moved first to match.
+template <typename Op>
+static LogicalResult batchScatter(Op op, OpBuilder &b, int64_t n, ValueRange operands,
+                                  ArrayRef<bool> batched, MutableArrayRef<Value> results) {
+  Location loc = op.getLoc();
+  RankedTensorType x = op.getX().getType();
+  Value data = batched[0] ? operands[0] : broadcastBatch(b, loc, operands[0], n);
+  Value indices = operands[1];
+  Value updates = batched[2] ? operands[2] : broadcastBatch(b, loc, operands[2], n);
+  int64_t axis = 0;
+  if (std::optional<int64_t> given = op.getAxis())
+    axis = *given < 0 ? *given + x.getRank() : *given;
+  else
+    data = vjp::reshapeTo(b, loc, data, {n, x.getNumElements()});
+  auto shape = cast<RankedTensorType>(batchedType(x, n)).getShape();
+  if (!batched[1]) {
+    Value r = scatterLike(op, b, data, indices, updates, b.getI64IntegerAttr(axis + 1));
+    results[0] = vjp::reshapeTo(b, loc, r, shape);
+    return success();
+  }
+  // (n, pre..., m, post...) -> (n * m, pre..., post...).
+  int64_t m = cast<RankedTensorType>(data.getType()).getDimSize(axis + 1);
+  Value moved = moveAxis(b, loc, data, axis + 1, 1);
+  SmallVector<int64_t> rows(cast<RankedTensorType>(moved.getType()).getShape().drop_front());
+  rows[0] *= n;
+  Value table = vjp::reshapeTo(b, loc, moved, rows);
+  // (n, pre..., idx..., post...) -> (n * #idx, pre..., post...).
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  int64_t idxRank = indexType.getRank() - 1, count = indexType.getNumElements();
+  for (int64_t k = 0; k < idxRank; ++k)
+    updates = moveAxis(b, loc, updates, 1 + axis + k, 1 + k);
+  SmallVector<int64_t> slices{count};
+  llvm::append_range(slices,
+                     cast<RankedTensorType>(updates.getType()).getShape().drop_front(1 + idxRank));
+  updates = vjp::reshapeTo(b, loc, updates, slices);
+  Value flatRows = vjp::reshapeTo(b, loc, batchRows(b, loc, indices, m, n), {count});
+  Value r = scatterLike(op, b, table, flatRows, updates, b.getI64IntegerAttr(0));
+  SmallVector<int64_t> unflat{n};
+  llvm::append_range(unflat, cast<RankedTensorType>(moved.getType()).getShape().drop_front());
+  r = moveAxis(b, loc, vjp::reshapeTo(b, loc, r, unflat), 1, axis + 1);
+  results[0] = vjp::reshapeTo(b, loc, r, shape);
+  return success();
+}
+
+LogicalResult ScatterAddOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                         ArrayRef<bool> batched, MutableArrayRef<Value> results) {
+  return batchScatter(*this, b, n, operands, batched, results);
+}
+
+LogicalResult ScatterOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                      ArrayRef<bool> batched, MutableArrayRef<Value> results) {
+  return batchScatter(*this, b, n, operands, batched, results);
 }
 
 /// A tuple of batched fields (unbatched ones broadcast).

@@ -135,6 +135,96 @@ LogicalResult ScatterAddOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange 
   return success();
 }
 
+// scatter is linear in its operands jointly after linearization: at each
+// position p, dy[p] = Dx[p] dx[p] + sum over the updates j written at p of
+// Du[j] du[j]. scatterPartials builds (Dx, Du), x's and the updates' types;
+// the VJP is (g Dx, take(g) Du), the JVP Dx dx + scatter_add(Du du).
+static std::pair<Value, Value> scatterPartials(ScatterOp op, OpBuilder &b) {
+  Location loc = op.getLoc();
+  Value x = op.getX(), idx = op.getIndices(), u = op.getUpdates(), y = op.getResult();
+  RankedTensorType xType = op.getX().getType(), uType = op.getUpdates().getType();
+  Type elt = xType.getElementType();
+  IntegerAttr axis = op.getAxisAttr();
+  auto at = [&](Value v) -> Value { return TakeOp::create(b, loc, v, idx, axis); };
+  auto scatter = [&](Value into, Value values, StringRef how) -> Value {
+    return ScatterOp::create(b, loc, into, idx, values, axis, b.getStringAttr(how));
+  };
+  auto scatterAdd = [&](Value into, Value values) -> Value {
+    return ScatterAddOp::create(b, loc, into, idx, values, axis);
+  };
+  Value zero = scalarLike(b, loc, x, 0.0), one = scalarLike(b, loc, x, 1.0);
+  StringRef reduction = op.getReduction();
+  if (reduction == "set") {
+    // The slot (1 + j) of the update each position holds last, 0 for none.
+    auto idxType = cast<RankedTensorType>(idx.getType());
+    Type i64 = b.getI64Type();
+    int64_t m = idxType.getNumElements(), before = 0;
+    if (axis)
+      before = axis.getInt() < 0 ? axis.getInt() + xType.getRank() : axis.getInt();
+    Value slots = iota(b, loc, m, i64, 1, 0);
+    slots = add(b, loc, slots, scalarLike(b, loc, slots, 1.0));
+    SmallVector<int64_t> shape(before, 1);
+    llvm::append_range(shape, idxType.getShape());
+    shape.append(uType.getRank() - shape.size(), 1);
+    slots = BroadcastToOp::create(b, loc, uType.clone(i64), reshapeTo(b, loc, slots, shape));
+    Value held = scatter(buildZeros(b, loc, xType.clone(i64)), slots, "set");
+    Value none = scalarLike(b, loc, held, 0.0);
+    Value dx = where(b, loc, EqualOp::create(b, loc, held, none), one, zero);
+    Value du = where(b, loc, EqualOp::create(b, loc, at(held), slots), one, zero);
+    return {dx, du};
+  }
+  if (reduction == "multiply") {
+    // The product of the other updates at an update's index, without
+    // dividing by zero (as prod's partials): the non-zero updates' product Q
+    // over the update (none zero), Q (it is the only zero) or 0.
+    Value isZero = EqualOp::create(b, loc, u, zero);
+    Value nonZero = where(b, loc, isZero, one, u);
+    Value ones = OnesLikeOp::create(b, loc, x);
+    Value q = at(scatter(ones, nonZero, "multiply"));
+    Value zeros = at(scatterAdd(buildZeros(b, loc, xType), astype(b, loc, isZero, elt)));
+    Value others =
+        where(b, loc, isZero, where(b, loc, EqualOp::create(b, loc, zeros, one), q, zero),
+              where(b, loc, EqualOp::create(b, loc, zeros, zero), div(b, loc, q, nonZero), zero));
+    return {scatter(ones, u, "multiply"), mul(b, loc, at(x), others)};
+  }
+  // min/max: split evenly among x and the updates equal to the result.
+  Value hx = astype(b, loc, EqualOp::create(b, loc, x, y), elt);
+  Value hu = astype(b, loc, EqualOp::create(b, loc, u, at(y)), elt);
+  Value count = add(b, loc, hx, scatterAdd(buildZeros(b, loc, xType), hu));
+  return {div(b, loc, hx, count), div(b, loc, hu, at(count))};
+}
+
+LogicalResult ScatterOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
+                                                    ArrayRef<bool> needsGrad,
+                                                    MutableArrayRef<Value> operandGrads) {
+  Location loc = getLoc();
+  auto [dx, du] = scatterPartials(*this, b);
+  if (needsGrad[0])
+    operandGrads[0] = mul(b, loc, resultGrads[0], dx);
+  if (needsGrad[2])
+    operandGrads[2] =
+        mul(b, loc, TakeOp::create(b, loc, resultGrads[0], getIndices(), getAxisAttr()), du);
+  return success();
+}
+
+LogicalResult ScatterOp::buildJacobianVectorProduct(OpBuilder &b, ValueRange operandTangents,
+                                                    MutableArrayRef<Value> resultTangents) {
+  Location loc = getLoc();
+  auto [dx, du] = scatterPartials(*this, b);
+  Value dy;
+  if (Value tx = operandTangents[0])
+    dy = mul(b, loc, dx, tx);
+  if (Value tu = operandTangents[2]) {
+    Value spread = ScatterAddOp::create(b, loc, buildZeros(b, loc, getX().getType()),
+                                        getIndices(), mul(b, loc, du, tu), getAxisAttr());
+    dy = dy ? add(b, loc, dy, spread) : spread;
+  }
+  if (!dy)
+    dy = buildZeros(b, loc, getX().getType());
+  resultTangents[0] = dy;
+  return success();
+}
+
 // The adjoint scatters g back into zeros, one axis at a time: a negative
 // stride reverses g first; a stride s > 1 interleaves s - 1 zeros after each
 // element (reshape to (.., count, 1, ..), pad to (.., count, s, ..), reshape);

@@ -28,6 +28,29 @@ static LogicalResult verifyNonEmptyReduction(Op op, StringRef what) {
 LogicalResult MaxOp::verify() { return verifyNonEmptyReduction(*this, "maximum"); }
 LogicalResult MinOp::verify() { return verifyNonEmptyReduction(*this, "minimum"); }
 
+LogicalResult mlir::relax::inferArgExtremumType(std::optional<Location> loc, Type input,
+                                               IntegerAttr axis, bool keepdims,
+                                               SmallVectorImpl<Type> &results) {
+  auto type = dyn_cast<RankedTensorType>(input);
+  if (!type)
+    return emitOptionalError(loc, "operand must be a ranked tensor");
+  DenseI64ArrayAttr axes;
+  if (axis)
+    axes = DenseI64ArrayAttr::get(input.getContext(), {axis.getInt()});
+  if (failed(inferReductionType(loc, input, axes, keepdims, results)))
+    return failure();
+  for (int64_t a :
+       normalizeReductionAxes(type, axes ? std::optional(axes.asArrayRef()) : std::nullopt))
+    if (type.getDimSize(a) == 0)
+      return emitOptionalError(loc, "cannot take the index of an extremum over axis ", a,
+                               " of size 0 (it has no elements)");
+  if (!axis && type.getNumElements() == 0)
+    return emitOptionalError(loc, "cannot take the index of an extremum of an empty tensor");
+  auto result = cast<RankedTensorType>(results.back());
+  results.back() = RankedTensorType::get(result.getShape(), IntegerType::get(input.getContext(), 64));
+  return success();
+}
+
 /// An I64 `axis` attribute of an op on a tensor of rank `rank`.
 LogicalResult mlir::relax::verifyAxis(Operation *op, int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= rank)

@@ -323,25 +323,51 @@ LogicalResult TakeOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   return success();
 }
 
-LogicalResult ScatterAddOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
-  auto x = rankedOperand(loc, adaptor.getX().getType());
-  if (failed(x))
+/// scatter_add's and scatter's result: x's type.
+static LogicalResult inferScatterType(std::optional<Location> loc, Type x,
+                                      SmallVectorImpl<Type> &results) {
+  auto type = rankedOperand(loc, x);
+  if (failed(type))
     return failure();
-  results.push_back(*x);
+  results.push_back(*type);
   return success();
 }
 
-LogicalResult ScatterAddOp::verify() {
-  auto expected = takeResultType(getLoc(), getX().getType(), getIndices().getType(), getAxisAttr());
+/// scatter_add's and scatter's updates: take's result type for x and indices.
+static LogicalResult verifyScatterUpdates(Operation *op, Value x, Value indices, Value updates,
+                                          IntegerAttr axis) {
+  auto expected = takeResultType(op->getLoc(), x.getType(), indices.getType(), axis);
   if (failed(expected))
     return failure();
-  auto updates = cast<RankedTensorType>(getUpdates().getType());
-  if (updates != *expected)
-    return emitOpError("updates must have type ")
+  auto type = cast<RankedTensorType>(updates.getType());
+  if (type != *expected)
+    return op->emitOpError("updates must have type ")
            << *expected << " (x's shape with the axis replaced by the indices' shape), got "
-           << updates;
+           << type;
   return success();
+}
+
+LogicalResult ScatterAddOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                             Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  return inferScatterType(loc, adaptor.getX().getType(), results);
+}
+
+LogicalResult ScatterAddOp::verify() {
+  return verifyScatterUpdates(*this, getX(), getIndices(), getUpdates(), getAxisAttr());
+}
+
+LogicalResult ScatterOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &results) {
+  return inferScatterType(loc, adaptor.getX().getType(), results);
+}
+
+LogicalResult ScatterOp::verify() {
+  StringRef r = getReduction();
+  if (r != "set" && r != "multiply" && r != "min" && r != "max")
+    return emitOpError("reduction must be \"set\", \"multiply\", \"min\" or \"max\" "
+                       "(relax.scatter_add adds), got \"")
+           << r << "\"";
+  return verifyScatterUpdates(*this, getX(), getIndices(), getUpdates(), getAxisAttr());
 }
 
 /// numpy's slice of an axis of size n: the first index and the count.

@@ -111,6 +111,9 @@ def Relax_SoftplusOp : Relax_UnaryOp<"softplus", Relax_FloatTensor, "log(1 + exp
 // Accurate where x is small (numpy's and JAX's log1p); d log1p(x) = g / (1 + x).
 def Relax_Log1pOp : Relax_UnaryOp<"log1p", Relax_FloatTensor, "log(1 + x)",
     [{ return div(b, loc, g, add(b, loc, scalarLike(b, loc, x, 1.0), x)); }]>;
+// Accurate where x is small (numpy's and JAX's expm1); d expm1(x) = g (1 + y).
+def Relax_Expm1Op : Relax_UnaryOp<"expm1", Relax_FloatTensor, "exp(x) - 1",
+    [{ return mul(b, loc, g, add(b, loc, scalarLike(b, loc, y, 1.0), y)); }]>;
 
 def Relax_LeakyReluOp : Relax_UnaryOp<"leaky_relu", Relax_FloatTensor,
     "x if x > 0 else alpha * x",

@@ -90,4 +90,46 @@ def Relax_CumsumOp : Relax_Op<"cumsum", [Pure, SameOperandsAndResultType, Relax_
   }];
 }
 
+// argmax/argmin: integer results, no derivative (nothing flows through an
+// index), so the gradient interface is left out.
+class Relax_ArgExtremumOp<string mnemonic, string what>
+    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Batchable]> {
+  let summary = "The index of " # what # " along an axis";
+  let description = "The index (i64) of " # what # " of `x` along `axis`, as "
+    "`np." # mnemonic # "` and `jnp." # mnemonic # "`: without `axis`, of the "
+    "flattened x; the first such index on ties; a NaN counts as " # what # " "
+    "(its first index wins). With `keepdims` the axis stays as size 1. An axis "
+    "of size 0 is an error (there is no index).\n\n```mlir\n%i = relax." # mnemonic #
+    " %x {axis = 1 : i64} : tensor<4x3xf32> -> tensor<4xi64>\n```";
+  let arguments = (ins Relax_NumericTensor:$x, OptionalAttr<I64Attr>:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdims);
+  let results = (outs Relax_TensorOf<[I64]>:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let extraClassDeclaration = [{
+    /// The reduced axes: `axis` made non-negative, or every axis without one.
+    ::llvm::SmallVector<int64_t> getReducedAxes() {
+      std::optional<int64_t> a = getAxis();
+      ::llvm::SmallVector<int64_t> axes;
+      if (a)
+        axes.push_back(static_cast<int64_t>(*a));
+      return ::mlir::relax::normalizeReductionAxes(
+          getX().getType(), a ? std::optional<::llvm::ArrayRef<int64_t>>(axes) : std::nullopt);
+    }
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &results) {
+      return ::mlir::relax::inferArgExtremumType(loc, adaptor.getX().getType(),
+                                                 adaptor.getAxisAttr(),
+                                                 adaptor.getKeepdimsAttr() &&
+                                                     adaptor.getKeepdimsAttr().getValue(),
+                                                 results);
+    }
+  }];
+}
+
+def Relax_ArgmaxOp : Relax_ArgExtremumOp<"argmax", "the maximum">;
+def Relax_ArgminOp : Relax_ArgExtremumOp<"argmin", "the minimum">;
+
 #endif // RELAX_OPS_REDUCTION_OPS_TD

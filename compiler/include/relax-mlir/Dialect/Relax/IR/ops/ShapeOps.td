@@ -171,7 +171,7 @@ def Relax_TakeOp : Relax_Op<"take", [Pure, InferTypeOpAdaptor, Relax_LinearDiffe
 }
 
 def Relax_ScatterAddOp : Relax_Op<"scatter_add",
-    [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable]> {
+    [Pure, InferTypeOpAdaptor, Relax_LinearDifferentiable, Relax_Batchable]> {
   let summary = "Adds slices into a tensor at integer indices along an axis";
   let description = [{
     The adjoint of `take` with the same `indices` and `axis`: the result is x
@@ -191,6 +191,42 @@ def Relax_ScatterAddOp : Relax_Op<"scatter_add",
   }];
   let arguments = (ins Relax_NumericTensor:$x, Relax_TensorOf<[I32, I64]>:$indices,
                        Relax_NumericTensor:$updates, OptionalAttr<I64Attr>:$axis);
+  let results = (outs Relax_NumericTensor:$result);
+  let hasVerifier = 1;
+  let assemblyFormat = [{
+    $x `,` $indices `,` $updates attr-dict `:` type($x) `,` type($indices) `,` type($updates)
+    `->` type($result)
+  }];
+}
+
+def Relax_ScatterOp : Relax_Op<"scatter",
+    [Pure, InferTypeOpAdaptor, Relax_Differentiable, Relax_Batchable]> {
+  let summary = "Writes slices into a tensor at integer indices along an axis";
+  let description = [{
+    `scatter_add`'s indexing with another way of combining: the result is x
+    with `updates[..., j, ...]` written at index `indices[j]` of the axis, by
+    `reduction`: `"set"` (the update replaces the value), `"multiply"`,
+    `"min"` or `"max"` (with the value there; NaN propagates). JAX's
+    `x.at[..., indices].set/multiply/min/max(updates)`; `add` is
+    `scatter_add`. Indices are normalized as take's (negative from the end,
+    then clamped into [0, n)). Updates are applied in order of their index in
+    `indices`: with repeated indices `"set"` keeps the last.
+
+    Derivatives: for `"set"`, nothing reaches x where it was overwritten and
+    only the update written last receives the adjoint; for `"multiply"`, x
+    receives g times the product of its updates and each update g times x
+    times the product of the other updates at its index (exact with zeros and
+    repeats); for `"min"`/`"max"`, the adjoint is split evenly among the
+    operands equal to the result (x and every tying update), as JAX's.
+
+    ```mlir
+    %y = relax.scatter %x, %i, %u {axis = 0 : i64, reduction = "max"}
+        : tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32> -> tensor<5x3xf32>
+    ```
+  }];
+  let arguments = (ins Relax_NumericTensor:$x, Relax_TensorOf<[I32, I64]>:$indices,
+                       Relax_NumericTensor:$updates, OptionalAttr<I64Attr>:$axis,
+                       DefaultValuedAttr<StrAttr, "\"set\"">:$reduction);
   let results = (outs Relax_NumericTensor:$result);
   let hasVerifier = 1;
   let assemblyFormat = [{
