@@ -432,7 +432,8 @@ def _jit_host(module: ir.Module, lowered: ir.Module, target: str, opt_level: int
 
 def export(module: ModuleLike, path: str | os.PathLike[str], *, target: str = "cpu",
            chip: str = "sm_90", opt_level: int = 3, cpu: str = "host",
-           functions: Sequence[str] | None = None) -> str:
+           functions: Sequence[str] | None = None,
+           structures: dict[str, Any] | None = None) -> str:
     """Compiles every public function of `module` ahead of time into one
     self-contained shared library at `path`, without running anything: as
     `compile(module, target, opt_level=..., chip=...).export(path, cpu=cpu)`
@@ -440,6 +441,8 @@ def export(module: ModuleLike, path: str | os.PathLike[str], *, target: str = "c
     CUDA's ptxas for a cubin; without it the library carries PTX, which the
     driver compiles when it loads). `functions` exports only those public
     functions (as in `compile`). Load it with `relax_mlir.runtime.load`.
+    `structures` (what `Lowered.export` passes) maps a function's name to the
+    pytree structure of its arguments and result, which the loader rebuilds.
     Returns the library's absolute path."""
     from ._export import export_library
     from ._stages import run_gpu_pipeline
@@ -459,7 +462,7 @@ def export(module: ModuleLike, path: str | os.PathLike[str], *, target: str = "c
     signatures = {name: (params, result) for name, (params, result, _) in specs.items()}
     return export_library(lowered, signatures, os.fspath(path), target=target,
                           chip=chip if target == "cuda" else None, opt_level=opt_level,
-                          num_threads=1, cpu=cpu)
+                          num_threads=1, cpu=cpu, structures=structures)
 
 
 class CudaFunction(Function):

@@ -32,15 +32,13 @@ from . import ir
 from . import numpy as rnp
 from ._gradient import gradient, jacobian_vector_product
 from ._module import functions
+from ._pytree import Treedef, tree_flatten, tree_unflatten
 from ._trace import (
     Trace,
     Tracer,
     TracingError,
-    Treedef,
     current_trace,
     is_float,
-    tree_flatten,
-    tree_unflatten,
     user_location,
 )
 from .dialects import relax as relax_d

@@ -62,11 +62,18 @@ def codegen_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def functions_metadata(signatures: Signatures) -> dict[str, Any]:
-    """The functions as an export's metadata lists them (and runtime.load reads them)."""
-    return {name: {"params": [[p, spec_to_json(s)] for p, s in params],
-                   "result": spec_to_json(result)}
-            for name, (params, result) in sorted(signatures.items())}
+def functions_metadata(signatures: Signatures,
+                       structures: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The functions as an export's metadata lists them (and runtime.load
+    reads them): parameters and result types, and for a function in
+    `structures` its arguments' and result's pytree structure."""
+    out: dict[str, Any] = {}
+    for name, (params, result) in sorted(signatures.items()):
+        out[name] = {"params": [[p, spec_to_json(s)] for p, s in params],
+                     "result": spec_to_json(result)}
+        if structures and name in structures:
+            out[name]["pytree"] = structures[name]
+    return out
 
 
 def destination(path: str) -> str:
@@ -91,7 +98,8 @@ def partial_path(path: str) -> str:
 
 
 def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *, target: str,
-                   chip: str | None, opt_level: int, num_threads: int, cpu: str) -> str:
+                   chip: str | None, opt_level: int, num_threads: int, cpu: str,
+                   structures: dict[str, Any] | None = None) -> str:
     """Writes the lowered `llvm_module` as a shared library at `path`."""
     if num_threads > 1:
         raise CompilationError(
@@ -111,7 +119,7 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
         "target": target,
         "chip": chip if target == "cuda" else None,
         "opt_level": opt_level,
-        "functions": functions_metadata(signatures),
+        "functions": functions_metadata(signatures, structures),
     }
     path = destination(path)
     cxx = linker()

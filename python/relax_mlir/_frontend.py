@@ -31,19 +31,23 @@ from ._compile import compile as _compile
 from ._config import config, log_compile
 from ._gradient import gradient, jacobian_vector_product
 from ._module import functions
+from ._pytree import (
+    ExportedStructure,
+    Treedef,
+    tree_flatten,
+    tree_leaf_count,
+    tree_unflatten,
+    treedef_to_json,
+)
 from ._stages import LOWERING_STAGES, STAGES, check_stage, run_stages
 from ._trace import (
     EVAL_TRACE,
     Trace,
     Tracer,
     TracingError,
-    Treedef,
     as_leaf_array,
     current_trace,
     is_float,
-    tree_flatten,
-    tree_leaf_count,
-    tree_unflatten,
     user_location,
 )
 from .dialects import relax as relax_d
@@ -258,6 +262,8 @@ class _Entry:
     # in jvp and vjp) get zero tangents and cotangents.
     diff_leaves: list[bool] = field(default_factory=list)
     grad_leaf_indices: list[int] = field(default_factory=list)  # the argnums leaves
+    # The traced (non-static) parameters' names and structures, in order.
+    in_treedefs: list[tuple[str, Treedef]] = field(default_factory=list)
 
     def module(self) -> ir.Module:
         return self.adjoint if self.adjoint is not None else self.relax
@@ -474,7 +480,9 @@ class Transformed:
             results, out_treedef = self._results(trace, out)
             trace.finish(results)
         entry = _Entry(trace.module, None, out_treedef, None, trace_context=trace.context,
-                       captures=[outer for outer, _ in trace.captures])
+                       captures=[outer for outer, _ in trace.captures],
+                       in_treedefs=[(n, td) for n, td in zip(bound.names, treedefs)
+                                    if td is not None])
         if self.mode == "jit":
             return entry
         if not grad_leaves:
@@ -842,14 +850,40 @@ class Lowered:
                cpu: str = "host") -> str:
         """Writes this signature's compiled function (the adjoint for
         `grad`/`value_and_grad`) as a shared library for
-        `relax_mlir.runtime.load` (see `relax_mlir.export`). The library's
-        `main` (`main_adjoint`) takes the arguments' leaves in order and
-        returns tensors or nested tuples, as `compile()`'s functions do: the
-        Python pytree structure stays here."""
+        `relax_mlir.runtime.load` (see `relax_mlir.export`). For `jit`, `grad`
+        and `value_and_grad` the library records the arguments' and the
+        result's structure (tuples, lists, dicts, namedtuples, None): its
+        `main` (`main_adjoint`) takes the arguments as this function does
+        (static ones left out: their values are compiled in) and returns what
+        it returns. (A dataclass or registered node cannot be rebuilt without
+        its class: such a structure is refused, with what to use instead.)
+        For `jvp`/`vjp`/`linearize` the functions take and return leaves."""
         from ._compile import export
 
-        return export(self._entry.module(), path, target=target, chip=chip,
-                      opt_level=self._owner.opt_level, cpu=cpu)
+        entry = self._entry
+        structures = None
+        if self._owner.mode in ("jit", "grad", "value_and_grad"):
+            if entry.captures:
+                raise ValueError("cannot export a function that closes over arrays of an "
+                                 "enclosing traced function; export that function instead")
+            structures = {_FUNCTIONS[self._owner.mode][0]: self._structure().to_json()}
+        return export(entry.module(), path, target=target, chip=chip,
+                      opt_level=self._owner.opt_level, cpu=cpu, structures=structures)
+
+    def _structure(self) -> ExportedStructure:
+        """The exported function's argument and result structure: the result
+        built from the indices of the function's result leaves."""
+        entry, owner = self._entry, self._owner
+        params = [(name, treedef_to_json(td, name)) for name, td in entry.in_treedefs]
+        nv = tree_leaf_count(entry.out_treedef)
+        if entry.adjoint is None:
+            numbered = tree_unflatten(entry.out_treedef, iter(range(nv)))
+        else:
+            ng = sum(tree_leaf_count(td) for td in entry.grad_treedefs or [])
+            numbered = owner._package(entry, list(range(nv)), list(range(nv, nv + ng)))
+        indices, _, treedef = tree_flatten(numbered)
+        return ExportedStructure({"params": params, "result": treedef_to_json(treedef, "result"),
+                                  "result_leaves": indices})
 
     def as_text(self, stage: str = "relax", debug_info: bool = False) -> str:
         """The IR at `stage` as text; `debug_info` adds each op's location (the

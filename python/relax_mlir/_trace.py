@@ -25,6 +25,7 @@ from . import ir
 from ._boundary import NUMPY_DTYPES
 from ._config import config
 from ._module import functions, run_passes
+from ._pytree import Treedef
 from .dialects import arith, relax
 from .dialects import func as func_d
 from .errors import RelaxMLIRError, format_location, format_mlir_error
@@ -102,72 +103,6 @@ def is_float(dtype: Any) -> bool:
     """Whether `dtype` is a float (bfloat16 too: its numpy kind is 'V')."""
     dtype = np.dtype(dtype)
     return dtype.kind == "f" or ELEMENT_OF.get(dtype) == "bf16"
-
-
-# ----------------------------------------------------------------------------
-# Pytrees: tuples, lists, dicts (keys sorted, as JAX) and None; anything else
-# is a leaf.
-# ----------------------------------------------------------------------------
-
-# Nested tuples: ("leaf",), ("none",), ("tuple" | "list", children),
-# ("namedtuple", type, children), ("dict", keys, children).
-Treedef = Any
-_LEAF: Treedef = ("leaf",)
-
-
-def tree_flatten(tree: Any, path: str = "") -> tuple[list[Any], list[str], Treedef]:
-    """Leaves in order, their paths (`params['w']`, `x[0]`) and the structure."""
-    leaves: list[Any] = []
-    paths: list[str] = []
-
-    def walk(node: Any, where: str) -> Treedef:
-        if node is None:
-            return ("none",)
-        if isinstance(node, (tuple, list)) and not hasattr(node, "_fields"):
-            kids = tuple(walk(v, f"{where}[{i}]") for i, v in enumerate(node))
-            return ("tuple" if isinstance(node, tuple) else "list", kids)
-        if isinstance(node, tuple):  # a namedtuple
-            fields = node._fields  # type: ignore[attr-defined]
-            kids = tuple(walk(v, f"{where}.{k}") for k, v in zip(fields, node))
-            return ("namedtuple", type(node), kids)
-        if isinstance(node, dict):
-            try:
-                keys = tuple(sorted(node))
-            except TypeError:
-                raise TypeError(f"dict keys of {where or 'an argument'} must be sortable "
-                                f"(all strings, say), got {list(node)}") from None
-            kids = tuple(walk(node[k], f"{where}[{k!r}]") for k in keys)
-            return ("dict", keys, kids)
-        leaves.append(node)
-        paths.append(where)
-        return _LEAF
-
-    treedef = walk(tree, path)
-    return leaves, paths, treedef
-
-
-def tree_unflatten(treedef: Treedef, leaves: Iterator[Any]) -> Any:
-    kind = treedef[0]
-    if kind == "leaf":
-        return next(leaves)
-    if kind == "none":
-        return None
-    if kind == "tuple":
-        return tuple(tree_unflatten(t, leaves) for t in treedef[1])
-    if kind == "list":
-        return [tree_unflatten(t, leaves) for t in treedef[1]]
-    if kind == "namedtuple":
-        return treedef[1](*(tree_unflatten(t, leaves) for t in treedef[2]))
-    return {k: tree_unflatten(t, leaves) for k, t in zip(treedef[1], treedef[2])}
-
-
-def tree_leaf_count(treedef: Treedef) -> int:
-    kind = treedef[0]
-    if kind == "leaf":
-        return 1
-    if kind == "none":
-        return 0
-    return sum(tree_leaf_count(t) for t in treedef[-1])
 
 
 # ----------------------------------------------------------------------------

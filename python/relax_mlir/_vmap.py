@@ -19,14 +19,12 @@ import numpy as np
 
 from . import numpy as rnp
 from ._module import clone_module, run_passes
+from ._pytree import tree_flatten, tree_leaf_count, tree_unflatten
 from ._trace import (
     Tracer,
     as_leaf_array,
     call_site,
     current_trace,
-    tree_flatten,
-    tree_leaf_count,
-    tree_unflatten,
 )
 from .errors import CompilationError
 

@@ -28,18 +28,16 @@ import numpy as np
 
 from . import ir
 from ._module import functions
+from ._pytree import Treedef, tree_flatten, tree_unflatten
 from ._trace import (
     Trace,
     Tracer,
-    Treedef,
     call_site,
     current_trace,
     emit_op,
     innermost_trace,
     primitive,
     tensor_type,
-    tree_flatten,
-    tree_unflatten,
 )
 from .dialects import func as func_d
 from .dialects import relax as _r

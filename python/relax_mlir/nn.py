@@ -223,7 +223,7 @@ def checkpoint_segment(fn: Any) -> Any:
     """`fn` with its intermediate values recomputed in the backward pass instead
     of kept (relax.start_checkpoint/end_checkpoint around its body, as
     jax.checkpoint; Chen et al. 2016): less memory for some more compute."""
-    from ._trace import tree_flatten, tree_unflatten
+    from ._pytree import tree_flatten, tree_unflatten
 
     def wrapped(*args: Any) -> Any:
         leaves, _, treedef = tree_flatten(args)

@@ -27,6 +27,7 @@ import stat
 import struct
 import tempfile
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -35,11 +36,13 @@ from ._boundary import (
     NUMPY_DTYPES,
     CallBoundary,
     FunctionTable,
+    TensorSpec,
     TypeSpec,
     leaf_specs,
     spec_from_json,
 )
 from ._cuda import CUDAError, CudaRuntime, DeviceArray, call_on_device
+from ._pytree import ExportedStructure
 from .errors import RelaxMLIRError
 
 __all__ = ["load", "copy_loader", "Library", "Function", "DeviceArray", "FORMAT", "LoadError",
@@ -235,7 +238,7 @@ def _open(path: str, data: bytes, identity: tuple[int, ...]) -> ctypes.CDLL:
 
 # The package's modules that this loader imports: all pure Python.
 LOADER_MODULES = ("__init__.py", "_libs.py", "_boundary.py", "_cuda.py", "_dlpack.py", "errors.py",
-                  "runtime.py")
+                  "_pytree.py", "runtime.py")
 
 
 def copy_loader(directory: str | os.PathLike[str]) -> str:
@@ -319,6 +322,8 @@ class Library(FunctionTable["Function"]):
                 name: ([(str(p), spec_from_json(s)) for p, s in entry["params"]],
                        spec_from_json(entry["result"]))
                 for name, entry in metadata["functions"].items()}
+            structures = {name: ExportedStructure(entry["pytree"])
+                          for name, entry in metadata["functions"].items() if "pytree" in entry}
             built_for = (_read_string(lib, TARGET_SYMBOL) or "").split(" ", 1)
         except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
             raise LoadError(f"cannot load {path}",
@@ -361,7 +366,7 @@ class Library(FunctionTable["Function"]):
             self.cuda.require_driver()
             # The kernels were loaded when the library was (its constructor).
             self.cuda.check(f"loading the GPU kernels of {path}")
-        self._functions = {name: Function(self, name, params, result)
+        self._functions = {name: Function(self, name, params, result, structures.get(name))
                            for name, (params, result) in signatures.items()}
 
     def __repr__(self) -> str:
@@ -432,9 +437,12 @@ class Function(CallBoundary):
     _kind = "relax_mlir.runtime.Function"
 
     def __init__(self, library: Library, name: str, params: list[tuple[str, TypeSpec]],
-                 result: TypeSpec) -> None:
+                 result: TypeSpec, structure: ExportedStructure | None = None) -> None:
         super().__init__(name, params, result)
         self._library = library
+        # The pytree structure of the arguments and result (exported from a
+        # jit/grad function), which calls take and return.
+        self.structure = structure
         try:
             entry = getattr(library._lib, "_mlir_ciface_" + name)
         except AttributeError:
@@ -480,7 +488,14 @@ class Function(CallBoundary):
                               f"the call stopped there and its temporaries were released")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        leaves = self._argument_leaves(args, kwargs)
+        if self.structure is not None:
+            leaves = self.structure.flatten_arguments(self.name, args, kwargs)
+            flat = self._call_leaves(leaves)
+            return self.structure.rebuild_result(
+                [flat] if isinstance(self.result, TensorSpec) else _leaf_values(flat))
+        return self._call_leaves(self._argument_leaves(args, kwargs))
+
+    def _call_leaves(self, leaves: Sequence[Any]) -> Any:
         if self._library.cuda is not None:
             return self._call_cuda(self._library.cuda, leaves)
         # Arrays that already match (dtype, shape, C order) pass as they are;
@@ -496,6 +511,13 @@ class Function(CallBoundary):
 
     def _call_cuda(self, cuda: CudaRuntime, leaves: Any) -> Any:
         return call_on_device(cuda, self, leaves, self._call)
+
+
+def _leaf_values(value: Any) -> list[Any]:
+    """The arrays of a function's result (nested tuples), in order."""
+    if isinstance(value, tuple):
+        return [leaf for v in value for leaf in _leaf_values(v)]
+    return [value]
 
 
 class _PoolBlock:
