@@ -246,6 +246,9 @@ extern "C" void *relaxPoolAlignedAlloc(uint64_t alignment, uint64_t size) {
   return relax::pool::allocateForCode(alignment, size);
 }
 extern "C" void relaxPoolFree(void *block) { relax::pool::release(block); }
+// runtime/Debug.cpp (in relax_pool).
+extern "C" void relaxDebug(uint64_t spec, int64_t index, uint64_t data);
+extern "C" void relaxSetDebugHook(void (*printer)(uint64_t, int64_t, uint64_t));
 
 NB_MODULE(_relax_runtime, m) {
   m.doc() = "The call boundary of compiled relax functions (numpy buffers to memref "
@@ -285,9 +288,16 @@ NB_MODULE(_relax_runtime, m) {
             {"_mlir_memref_to_llvm_alloc", reinterpret_cast<uintptr_t>(&relaxPoolAlloc)},
             {"_mlir_memref_to_llvm_aligned_alloc",
              reinterpret_cast<uintptr_t>(&relaxPoolAlignedAlloc)},
-            {"_mlir_memref_to_llvm_free", reinterpret_cast<uintptr_t>(&relaxPoolFree)}};
+            {"_mlir_memref_to_llvm_free", reinterpret_cast<uintptr_t>(&relaxPoolFree)},
+            {"relaxDebug", reinterpret_cast<uintptr_t>(&relaxDebug)}};
       },
-      "(name, address) of the buffer pool's allocation functions, for the JIT.");
+      "(name, address) of the runtime functions compiled code calls (the buffer "
+      "pool's allocation functions, debug.print's entry point), for the JIT.");
+  m.def(
+      "set_debug_hook", [](uintptr_t printer) {
+        relaxSetDebugHook(reinterpret_cast<void (*)(uint64_t, int64_t, uint64_t)>(printer));
+      },
+      "Installs debug.print's printer (a C function pointer) for JIT-compiled code.");
   m.def(
       "pool_cached_bytes",
       [] { return relax::pool::stats().cached; },

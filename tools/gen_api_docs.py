@@ -11,10 +11,13 @@ import sys
 from typing import Any
 
 import relax_mlir
+import relax_mlir.debug
 import relax_mlir.lax
 import relax_mlir.nn
 import relax_mlir.numpy
+import relax_mlir.random
 import relax_mlir.runtime
+import relax_mlir.tree_util
 
 SECTIONS = [
     ("relax_mlir", relax_mlir, "Compiling, differentiating and inspecting relax IR; the "
@@ -24,6 +27,11 @@ SECTIONS = [
     ("relax_mlir.nn", relax_mlir.nn, "Neural-network functions over traced arrays."),
     ("relax_mlir.lax", relax_mlir.lax, "JAX's lax: control flow (scan, fori_loop, "
      "while_loop, cond, switch) and stop_gradient."),
+    ("relax_mlir.random", relax_mlir.random, "Random numbers as pure functions of a key "
+     "(jax.random's)."),
+    ("relax_mlir.tree_util", relax_mlir.tree_util, "Pytrees (jax.tree_util's)."),
+    ("relax_mlir.debug", relax_mlir.debug, "Printing values from compiled code "
+     "(jax.debug.print)."),
     ("relax_mlir.runtime", relax_mlir.runtime, "Loading and calling exported libraries "
      "(pure Python: no LLVM/MLIR needed)."),
 ]
@@ -93,7 +101,8 @@ def render() -> str:
                                 f"{_doc(target).splitlines()[0]}"]
                     out.append("")
             elif not isinstance(obj, (float, int)):
-                out += [f"### `{title}.{name}`", "", f"`{obj!r}`", ""]
+                shown = obj._defaults_repr() if hasattr(obj, "_defaults_repr") else repr(obj)
+                out += [f"### `{title}.{name}`", "", f"`{shown}`", ""]
                 if type(obj).__module__.startswith("relax_mlir"):
                     out += [_doc(type(obj)), ""]  # a settings object: its class's doc
     return "\n".join(out).rstrip() + "\n"

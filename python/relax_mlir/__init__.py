@@ -38,7 +38,7 @@ _LAZY = {
 _ATTRIBUTE = {"checkpoint": "checkpoint_segment"}
 # Submodules reachable as attributes after a plain `import relax_mlir`.
 _SUBMODULES = {"ir", "passmanager", "rewrite", "dialects", "numpy", "nn", "lax", "runtime",
-               "demo", "tree_util"}
+               "demo", "tree_util", "random", "debug"}
 
 __all__ = ["gradient", "jacobian_vector_product", "compile", "export", "lower", "STAGES",
            "memory_report", "memory_stats",

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _cache, _libs, ir
+from . import _cache, _libs, _printer, ir
 from ._boundary import (
     CallBoundary,
     FunctionTable,
@@ -426,6 +426,7 @@ def _jit_host(module: ir.Module, lowered: ir.Module, target: str, opt_level: int
         raise CompilationError("JIT compilation failed", str(e)) from None
     for symbol, address in _relax_runtime.pool_symbols():
         engine.raw_register_runtime(symbol, ctypes.c_void_p(address))
+    _relax_runtime.set_debug_hook(_printer.HOOK_ADDRESS)
     funcs = {name: Function(engine, name, p, r, a) for name, (p, r, a) in specs.items()}
     return Executable(engine, funcs, lowered, target, None, opt_level, num_threads)
 

@@ -61,8 +61,7 @@ _SETTINGS: dict[str, _Setting] = {
     "eager_cache_size": _Setting(128, _bound, (
         "compiled signatures kept for eager calls of `relax_mlir.numpy`/`nn` functions on "
         "numpy arrays, all functions together")),
-    "enable_x64": _Setting(os.environ.get("RELAX_MLIR_ENABLE_X64", "").lower()
-                           in ("1", "true", "yes", "on"), _flag, (
+    "enable_x64": _Setting(False, _flag, (
         "keep float64 in traced functions (default False: float64 arrays, constants and "
         "dtypes become float32 as JAX's default makes them, so that numpy's float64 "
         "defaults do not silently train in float64); the default comes from "
@@ -108,6 +107,9 @@ class Config:
 
     def __init__(self) -> None:
         object.__setattr__(self, "_values", {n: s.default for n, s in _SETTINGS.items()})
+        # As JAX_ENABLE_X64.
+        if os.environ.get("RELAX_MLIR_ENABLE_X64", "").lower() in ("1", "true", "yes", "on"):
+            self._values["enable_x64"] = True
 
     def update(self, name: str, value: Any) -> None:
         """Sets setting `name` (see the class)."""
@@ -129,6 +131,10 @@ class Config:
 
     def __repr__(self) -> str:
         return f"relax_mlir.config({', '.join(f'{k}={v!r}' for k, v in self._values.items())})"
+
+    def _defaults_repr(self) -> str:
+        """The repr of the settings at their defaults (the API reference's)."""
+        return f"relax_mlir.config({', '.join(f'{k}={s.default!r}' for k, s in _SETTINGS.items())})"
 
 
 config = Config()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import Any
 
 from . import ir
 from ._module import ModuleLike, as_module, clone_module, run_passes
@@ -64,10 +65,28 @@ def gpu_pipeline(chip: str = "sm_90", features: str = "+ptx80", gpu_format: str 
 def run_gpu_pipeline(module: ir.Module, chip: str, gpu_format: str,
                      features: str = "+ptx80") -> ir.Module:
     """A copy of `module` lowered by `relax-to-nvvm` (host LLVM code and gpu.binary ops)."""
+    _refuse_debug_prints(module, f"target 'cuda' ({chip})")
     lowered = clone_module(module)
     run_passes(lowered, gpu_pipeline(chip, features, gpu_format), CompilationError,
                f"lowering for the GPU ({chip}, {gpu_format}) failed")
     return lowered
+
+
+def _refuse_debug_prints(module: ir.Module, target: str) -> None:
+    """A CompilationError for a relax.debug_print on a target that cannot
+    print (the GPU: its values live in device memory)."""
+    found: list[str] = []
+
+    def visit(op: Any) -> Any:
+        if op.name == "relax.debug_print":
+            found.append(str(op.location))
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    if found:
+        raise CompilationError(f"relax_mlir.debug.print is not supported on {target}",
+                               f"it prints on the CPU only; found at {found[0]}. Compile "
+                               f"for the CPU to print, or remove the print")
 
 
 def run_gpu_emulator(module: ir.Module, reverse: bool = False,
@@ -75,6 +94,7 @@ def run_gpu_emulator(module: ir.Module, reverse: bool = False,
     """A copy of `module` lowered by `relax-to-gpu-emulator`: the GPU
     pipeline's kernels run on the host thread by thread (host LLVM code),
     every memory access checked (an out-of-bounds one aborts)."""
+    _refuse_debug_prints(module, "the GPU emulator")
     lowered = clone_module(module)
     run_passes(lowered, f"builtin.module(relax-to-gpu-emulator{{reverse={str(reverse).lower()} "
                         f"check-bounds={str(check_bounds).lower()} pooled-alloc=true}})",

@@ -21,7 +21,7 @@ from .numpy import asarray
 IntPair = Union[int, Sequence[int]]
 
 __all__ = ["relu", "gelu", "silu", "sigmoid", "softplus", "leaky_relu", "softmax",
-           "log_softmax", "logsumexp", "one_hot", "nll_loss", "cross_entropy", "conv2d",
+           "log_softmax", "logsumexp", "one_hot", "dropout", "nll_loss", "cross_entropy", "conv2d",
            "max_pool2d", "avg_pool2d", "layer_norm", "checkpoint_segment"]
 
 
@@ -88,6 +88,25 @@ def logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False) -
     if not keepdims:
         out = rnp.squeeze(out, axes if axes is not None else None) if out.ndim else out
     return out
+
+
+@primitive
+def dropout(key: Any, x: Any, rate: float, deterministic: bool = False) -> Tracer:
+    """`x` with each element zeroed with probability `rate` and the kept ones
+    scaled by 1 / (1 - rate) (inverted dropout, flax.linen.Dropout's), the
+    mask drawn from `key` (relax_mlir.random.bernoulli): the same key gives
+    the same mask, also when a checkpointed segment is recomputed.
+    `deterministic=True` (evaluation) returns x."""
+    x = _float(x)
+    rate = float(rate)
+    if not 0.0 <= rate < 1.0:
+        raise ValueError(f"dropout rate must be in [0, 1), got {rate}")
+    if deterministic or rate == 0.0:
+        return x
+    from . import random
+
+    keep = random.bernoulli(key, 1.0 - rate, x.shape)
+    return rnp.where(keep, x / (1.0 - rate), rnp.zeros_like(x))
 
 
 def _stop_gradient(x: Tracer) -> Tracer:

@@ -63,6 +63,8 @@ __all__ = [
     "zeros", "zeros_like", "asarray", "erf", "sign", "amax", "amin", "getitem", "float16",
     "float32", "float64", "int32", "int64", "bool_", "ndarray", "pi", "e", "inf", "nan",
     "expm1", "argmax", "argmin", "std", "take_along_axis", "einsum", "eye", "bfloat16",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "invert",
+    "logical_and", "logical_or", "logical_not",
 ]
 
 
@@ -163,6 +165,58 @@ greater = _binary(_r.greater, "`a > b` as a bool array (relax.greater).")
 greater_equal = _binary(_r.greater_equal, "`a >= b` as a bool array (relax.greater_equal).")
 less = _binary(_r.less, "`a < b` as a bool array (relax.less).")
 less_equal = _binary(_r.less_equal, "`a <= b` as a bool array (relax.less_equal).")
+
+
+def _integer_binary(builder: Callable[..., Any], doc: str,
+                    bools: builtins.bool = False) -> Callable[..., Any]:
+    def op(a: Any, b: Any) -> Tracer:
+        a, b = _promote(a, b)
+        if is_float(a.dtype) or (a.dtype == _np.bool_ and not bools):
+            raise TypeError(f"{builder.__name__} takes integer{' or bool' if bools else ''} "
+                            f"arrays, got {a.dtype}")
+        return emit_op(builder, a, b)
+
+    return primitive(op, builder.__name__, doc)
+
+
+bitwise_and = _integer_binary(_r.bitwise_and, "`a & b` (relax.bitwise_and).", bools=True)
+bitwise_or = _integer_binary(_r.bitwise_or, "`a | b` (relax.bitwise_or).", bools=True)
+bitwise_xor = _integer_binary(_r.bitwise_xor, "`a ^ b` (relax.bitwise_xor).", bools=True)
+left_shift = _integer_binary(_r.left_shift, "`a << b` (relax.left_shift; 0 past the width).")
+right_shift = _integer_binary(
+    _r.right_shift, "`a >> b`, arithmetic as numpy's (relax.right_shift).")
+
+
+@primitive
+def logical_and(a: Any, b: Any) -> Tracer:
+    """`a and b` elementwise, as bools (relax.bitwise_and of `a != 0`, `b != 0`)."""
+    return bitwise_and(_as_bool(a), _as_bool(b))
+
+
+@primitive
+def logical_or(a: Any, b: Any) -> Tracer:
+    """`a or b` elementwise, as bools."""
+    return bitwise_or(_as_bool(a), _as_bool(b))
+
+
+@primitive
+def logical_not(x: Any) -> Tracer:
+    """`not x` elementwise, as bools."""
+    return bitwise_xor(_as_bool(x), True)
+
+
+@primitive
+def invert(x: Any) -> Tracer:
+    """`~x`: the bits flipped (`not` for bools)."""
+    x = asarray(x)
+    if x.dtype == _np.bool_:
+        return bitwise_xor(x, True)
+    return bitwise_xor(x, -1)
+
+
+def _as_bool(x: Any) -> Tracer:
+    x = asarray(x)
+    return x if x.dtype == _np.bool_ else not_equal(x, 0)
 
 
 @primitive
@@ -926,6 +980,17 @@ class _ArrayMethods:
     def __eq__(self: Any, o: Any) -> Tracer: return equal(self, o)  # type: ignore[override]
     def __ne__(self: Any, o: Any) -> Tracer: return not_equal(self, o)  # type: ignore[override]
     def __getitem__(self: Any, key: Any) -> Tracer: return getitem(self, key)
+    def __and__(self: Any, o: Any) -> Tracer: return bitwise_and(self, o)
+    def __rand__(self: Any, o: Any) -> Tracer: return bitwise_and(o, self)
+    def __or__(self: Any, o: Any) -> Tracer: return bitwise_or(self, o)
+    def __ror__(self: Any, o: Any) -> Tracer: return bitwise_or(o, self)
+    def __xor__(self: Any, o: Any) -> Tracer: return bitwise_xor(self, o)
+    def __rxor__(self: Any, o: Any) -> Tracer: return bitwise_xor(o, self)
+    def __lshift__(self: Any, o: Any) -> Tracer: return left_shift(self, o)
+    def __rlshift__(self: Any, o: Any) -> Tracer: return left_shift(o, self)
+    def __rshift__(self: Any, o: Any) -> Tracer: return right_shift(self, o)
+    def __rrshift__(self: Any, o: Any) -> Tracer: return right_shift(o, self)
+    def __invert__(self: Any) -> Tracer: return invert(self)
 
     @property
     def at(self: Any) -> _IndexUpdateHelper:

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _printer
 from ._boundary import (
     NUMPY_DTYPES,
     CallBoundary,
@@ -238,7 +239,7 @@ def _open(path: str, data: bytes, identity: tuple[int, ...]) -> ctypes.CDLL:
 
 # The package's modules that this loader imports: all pure Python.
 LOADER_MODULES = ("__init__.py", "_libs.py", "_boundary.py", "_cuda.py", "_dlpack.py", "errors.py",
-                  "_pytree.py", "runtime.py")
+                  "_pytree.py", "_printer.py", "runtime.py")
 
 
 def copy_loader(directory: str | os.PathLike[str]) -> str:
@@ -304,6 +305,7 @@ class Library(FunctionTable["Function"]):
             lib = _open(path, data, identity)
         except OSError as e:
             raise LoadError(f"cannot load {path}", str(e)) from None
+        _printer.install(lib)  # debug.print's printer (libraries that print)
         try:
             text = _read_string(lib, METADATA_SYMBOL)
             if text is None:

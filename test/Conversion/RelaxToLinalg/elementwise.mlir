@@ -334,6 +334,38 @@ func.func @expm1(%x: tensor<3xf32>) -> tensor<3xf32> {
   return %r : tensor<3xf32>
 }
 
+// Shifts are LLVM's where the amount is in [0, width) (read unsigned, so a
+// negative amount is outside) and JAX's fill elsewhere: 0, or the sign for an
+// arithmetic right shift. bitcast is arith.bitcast.
+// CHECK-LABEL: func.func @shifts(
+// CHECK:         ^bb0(%[[A:.+]]: i32, %[[B:.+]]: i32, %{{.+}}: i32):
+// CHECK-NEXT:      [[W:%.+]] = arith.constant 32 : i32
+// CHECK-NEXT:      [[IN:%.+]] = arith.cmpi ult, %[[B]], [[W]] : i32
+// CHECK-NEXT:      [[S:%.+]] = arith.shli %[[A]], %[[B]] : i32
+// CHECK-NEXT:      [[Z:%.+]] = arith.constant 0 : i32
+// CHECK-NEXT:      [[R:%.+]] = arith.select [[IN]], [[S]], [[Z]] : i32
+// CHECK-NEXT:      linalg.yield [[R]] : i32
+// CHECK:         ^bb0(%[[A2:.+]]: i32, %[[B2:.+]]: i32, %{{.+}}: i32):
+// CHECK:           [[IN2:%.+]] = arith.cmpi ult, %[[B2]], {{%.+}} : i32
+// CHECK-NEXT:      [[S2:%.+]] = arith.shrsi %[[A2]], %[[B2]] : i32
+// CHECK:           [[SIGN:%.+]] = arith.shrsi %[[A2]], {{%.+}} : i32
+// CHECK-NEXT:      arith.select [[IN2]], [[S2]], [[SIGN]] : i32
+// CHECK:         ^bb0(%[[A3:.+]]: i32, %[[B3:.+]]: i32, %{{.+}}: i32):
+// CHECK:           arith.shrui %[[A3]], %[[B3]] : i32
+// CHECK:         ^bb0(%[[F:.+]]: f32, %{{.+}}: i32):
+// CHECK-NEXT:      [[C:%.+]] = arith.bitcast %[[F]] : f32 to i32
+// CHECK-NEXT:      linalg.yield [[C]] : i32
+func.func @shifts(%a: tensor<3xi32>, %b: tensor<3xi32>, %f: tensor<3xf32>) -> (tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) {
+  %r:4 = relax.dataflow -> (tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) {
+    %0 = relax.left_shift %a, %b : tensor<3xi32>, tensor<3xi32> -> tensor<3xi32>
+    %1 = relax.right_shift %a, %b : tensor<3xi32>, tensor<3xi32> -> tensor<3xi32>
+    %2 = relax.shift_right_logical %a, %b : tensor<3xi32>, tensor<3xi32> -> tensor<3xi32>
+    %3 = relax.bitcast %f : tensor<3xf32> -> tensor<3xi32>
+    relax.output %0, %1, %2, %3 : tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>
+  }
+  return %r#0, %r#1, %r#2, %r#3 : tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>
+}
+
 // leaky_relu selects x or alpha * x; clip is max then min with the bounds
 // (maximumf/minimumf propagate NaN).
 // CHECK-LABEL: func.func @attributes(

@@ -288,3 +288,36 @@ func.func @expm1_int(%x: tensor<3xi64>) {
   %0 = relax.expm1 %x : tensor<3xi64>
   return
 }
+
+// -----
+
+func.func @bitcast_width(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'relax.bitcast' op reinterprets bits between element types of one width; 'f32' has 32 bits and 'i64' has 64}}
+  %0 = relax.bitcast %x : tensor<3xf32> -> tensor<3xi64>
+  return
+}
+
+// -----
+
+func.func @bitcast_shape(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'relax.bitcast' op result must have the operand's shape 'tensor<3xf32>', got 'tensor<1x3xi32>'}}
+  %0 = relax.bitcast %x : tensor<3xf32> -> tensor<1x3xi32>
+  return
+}
+
+// -----
+
+func.func @shift_float(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'relax.left_shift' op operand #0 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %0 = relax.left_shift %x, %x : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @xor_mixed(%a: tensor<3xi32>, %b: tensor<3xi64>) {
+  // expected-error @+2 {{operands have different element types}}
+  // expected-error @+1 {{'relax.bitwise_xor' op failed to infer returned types}}
+  %0 = relax.bitwise_xor %a, %b : tensor<3xi32>, tensor<3xi64> -> tensor<3xi32>
+  return
+}

@@ -2,7 +2,8 @@
 // RUN: relax-opt -mlir-print-op-generic %s | relax-opt | FileCheck %s
 
 // The elementwise ops sqrt rsqrt sin cos tan abs square erf silu gelu softplus log1p expm1
-// leaky_relu clip astype power maximum minimum parse and print back in their
+// leaky_relu clip astype power maximum minimum, the bitwise ops and shifts and bitcast
+// parse and print back in their
 // custom form, directly and through the generic form; the generic forms of the
 // interchange contract parse into the same ops.
 
@@ -241,4 +242,29 @@ func.func @where_broadcast_cond(%m: tensor<1x3xi1>, %a: tensor<4x1xf64>, %b: ten
     relax.output %0 : tensor<4x3xf64>
   }
   return %r : tensor<4x3xf64>
+}
+
+// Bitwise ops (integers and bools) and shifts broadcast as the arithmetic ops;
+// bitcast keeps the shape and the width.
+// CHECK-LABEL: func.func @bitwise
+// CHECK-SAME: (%[[A:.+]]: tensor<4x3xi32>, %[[B:.+]]: tensor<i32>, %[[M:.+]]: tensor<3xi1>, %[[F:.+]]: tensor<4x3xf32>)
+// CHECK: relax.bitwise_and %[[A]], %[[B]] : tensor<4x3xi32>, tensor<i32> -> tensor<4x3xi32>
+// CHECK: relax.bitwise_or %[[M]], %[[M]] : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+// CHECK: relax.bitwise_xor %[[A]], %[[A]] : tensor<4x3xi32>, tensor<4x3xi32> -> tensor<4x3xi32>
+// CHECK: relax.left_shift %[[A]], %[[B]] : tensor<4x3xi32>, tensor<i32> -> tensor<4x3xi32>
+// CHECK: relax.right_shift %[[A]], %[[B]] : tensor<4x3xi32>, tensor<i32> -> tensor<4x3xi32>
+// CHECK: relax.shift_right_logical %[[A]], %[[B]] : tensor<4x3xi32>, tensor<i32> -> tensor<4x3xi32>
+// CHECK: relax.bitcast %[[F]] : tensor<4x3xf32> -> tensor<4x3xi32>
+func.func @bitwise(%a: tensor<4x3xi32>, %b: tensor<i32>, %m: tensor<3xi1>, %f: tensor<4x3xf32>) -> tensor<4x3xi32> {
+  %r = relax.dataflow -> (tensor<4x3xi32>) {
+    %0 = relax.bitwise_and %a, %b : tensor<4x3xi32>, tensor<i32> -> tensor<4x3xi32>
+    %1 = relax.bitwise_or %m, %m : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+    %2 = relax.bitwise_xor %a, %a : tensor<4x3xi32>, tensor<4x3xi32> -> tensor<4x3xi32>
+    %3 = relax.left_shift %a, %b : tensor<4x3xi32>, tensor<i32> -> tensor<4x3xi32>
+    %4 = relax.right_shift %a, %b : tensor<4x3xi32>, tensor<i32> -> tensor<4x3xi32>
+    %5 = relax.shift_right_logical %a, %b : tensor<4x3xi32>, tensor<i32> -> tensor<4x3xi32>
+    %6 = relax.bitcast %f : tensor<4x3xf32> -> tensor<4x3xi32>
+    relax.output %6 : tensor<4x3xi32>
+  }
+  return %r : tensor<4x3xi32>
 }

@@ -99,3 +99,18 @@ func.func @call_with_rules(%x: tensor<3xf32>) -> tensor<3xf32> {
   %0 = relax.call_with_rules @g(%x) jvp @g_jvp vjp @g_vjp : (tensor<3xf32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// debug_print: a format object (JSON in a string) and any number of values;
+// it has no result.
+// CHECK-LABEL: func.func @debug_print
+// CHECK-SAME: (%[[X:.+]]: tensor<3xf32>, %[[N:.+]]: tensor<i64>)
+// CHECK: relax.debug_print "{\22format\22: \22x = {} n = {}\22}" %[[X]], %[[N]] : tensor<3xf32>, tensor<i64>
+// CHECK: relax.debug_print "{\22format\22: \22hello\22}"{{$}}
+func.func @debug_print(%x: tensor<3xf32>, %n: tensor<i64>) -> tensor<3xf32> {
+  %r = relax.dataflow -> (tensor<3xf32>) {
+    relax.debug_print "{\"format\": \"x = {} n = {}\"}" %x, %n : tensor<3xf32>, tensor<i64>
+    relax.debug_print "{\"format\": \"hello\"}"
+    relax.output %x : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}

@@ -238,6 +238,19 @@ def targets(classes: int, ignored: Sequence[int] = ()) -> Sampler:
     return sample
 
 
+def ints_full(gen: np.random.Generator, shape: Shape, dtype: Any) -> np.ndarray:
+    """Integers over the whole range of the type (every bit random): bitwise ops."""
+    info = np.iinfo(dtype)
+    return gen.integers(info.min, info.max, size=shape, dtype=dtype, endpoint=True)
+
+
+def float_bits(gen: np.random.Generator, shape: Shape, dtype: Any) -> np.ndarray:
+    """Integers holding the bits of ordinary floats of their width (bitcast)."""
+    width = np.dtype(dtype).itemsize
+    floats = gen.uniform(-9, 9, size=shape).astype(np.dtype(f"f{width}"))
+    return floats.view(np.dtype(dtype))
+
+
 def with_zeros(*positions: tuple[int, ...]) -> Sampler:
     """Uniform values in [-1.5, 1.5) (integers -2..2) with zeros at `positions`."""
     def sample(gen: np.random.Generator, shape: Shape, dtype: Any) -> np.ndarray:

@@ -48,7 +48,9 @@ from relax_mlir_testing.cases import (
     case,
     comparison,
     fixed,
+    float_bits,
     indices,
+    ints_full,
     layer_norm_case,
     nll,
     reduction,
@@ -104,7 +106,9 @@ DENOMINATOR = "denominator"  # float |x| >= 0.25; integer: nonzero unless x / 0 
 # call_with_rules, which the frontend's custom_vjp/custom_jvp make with rule
 # functions of their own (test_transformations.py, lit custom-rules.mlir).
 # relax.yield and relax.condition end the bodies of the control-flow ops.
-STRUCTURAL = frozenset({"dataflow", "output", "call_with_rules", "yield", "condition"})
+# relax.debug_print has no result (a side effect: test_debug_print.py).
+STRUCTURAL = frozenset({"dataflow", "output", "call_with_rules", "yield", "condition",
+                        "debug_print"})
 
 
 @dataclass(frozen=True)
@@ -312,6 +316,34 @@ _OPS = [
     _comparison("greater_equal", np.greater_equal),
     _comparison("less", np.less),
     _comparison("less_equal", np.less_equal),
+
+    # --- bitwise ops and shifts (integers, and/or/xor also bool; no gradient) -------
+    *[_elementwise(name, BINARY, fn, INTS | ({"i1"} if bools else frozenset()),
+                   gradient=False, exact=True, weight=0.3, cases=[
+                       *binary(ints_full, ints_full, shapes=BINARY_SHAPES[:4], f16=False,
+                               dtypes=(I32, I64)),
+                       *([case([Input("a", (2, 3), small_ints, BOOL),
+                                Input("b", (3,), small_ints, BOOL)], dtypes=(BOOL,),
+                               label="bool")] if bools else [])])
+      for name, fn, bools in [("bitwise_and", np.bitwise_and, True),
+                              ("bitwise_or", np.bitwise_or, True),
+                              ("bitwise_xor", np.bitwise_xor, True)]],
+    *[_elementwise(name, BINARY, fn, INTS, gradient=False, exact=True, weight=0.3, cases=[
+        *binary(ints_full, (0, 31), shapes=BINARY_SHAPES[:4], f16=False, dtypes=(I32, I64)),
+        case([Input("a", (3, 4), ints_full), Input("b", (4,), (-3, 70))], dtypes=(I32, I64),
+             label="out-of-range", note="amounts < 0 or >= the width: JAX's fill")])
+      for name, fn in [("left_shift", ref.left_shift), ("right_shift", ref.right_shift),
+                       ("shift_right_logical", ref.shift_right_logical)]],
+    # The generator draws float operands (its sampler: integers' bits as floats
+    # would be NaNs and subnormals); the cases also go the other way.
+    Op("bitcast", ELEMENTWISE, CAST, ref.bitcast, frozenset({"f32", "f64", "i32", "i64"}),
+       gradient=False, exact=True, weight=0.4, cases=[
+           *[case([Input("x", (3, 4), (-9, 9))], dtypes=(src,), result=dst,
+                  label=f"to-{np.dtype(dst).name}")
+             for src, dst in [(F32, I32), (F64, I64)]],
+           *[case([Input("x", (2, 3), float_bits)], dtypes=(src,), result=dst,
+                  label=f"to-{np.dtype(dst).name}", note="bit patterns of ordinary floats")
+             for src, dst in [(I32, F32), (I64, F64)]]]),
 
     # --- reductions (variance: population; max/min: ties are corners) ------------
     Op("sum", REDUCTION, REDUCE, ref.reduction(np.sum), NUMERIC, cases=reduction()),

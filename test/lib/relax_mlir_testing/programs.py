@@ -1931,6 +1931,20 @@ def _sample_any(g: _Generator, spec: Op) -> Call | None:
     return None if x is None else Call([x])
 
 
+def _sample_bitcast(g: _Generator, spec: Op) -> Call | None:
+    """Integers' bits read as the program's float type: small non-negative
+    integers make subnormal floats, finite and within limits (a float's bits
+    as an integer are too large for the pool's integer arithmetic)."""
+    source = {"f32": "i32", "f64": "i64"}.get(g.dtype)
+    if source is None or source not in g.int_dtypes:
+        return None
+    x = _operand(g, spec, dtype=source)
+    if x is None:
+        return None
+    # Non-negative: a negative integer's bits are a NaN.
+    return Call([g.apply("abs", [x])], result_type=TensorType(x.type.shape, g.dtype))
+
+
 def _sample_expand_dims(g: _Generator, spec: Op) -> Call | None:
     x = _operand(g, spec, max_rank=4)
     if x is None:
@@ -2596,6 +2610,7 @@ SAMPLERS: dict[str, Sampler] = {
     "scatter_add": _sample_scatter_add,
     "scatter": _sample_scatter,
     "argmax": _sample_arg_extremum,
+    "bitcast": _sample_bitcast,
     "argmin": _sample_arg_extremum,
     "strided_slice": _sample_strided_slice,
     "tile": _sample_tile,

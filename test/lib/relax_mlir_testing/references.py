@@ -496,3 +496,50 @@ def avg_pool2d(x: np.ndarray, pool_size: Sequence[int], strides: Sequence[int] |
 
 def pool_terms(x: np.ndarray, pool_size: Sequence[int], *_: Any, **__: Any) -> float:
     return float(pool_size[0] * pool_size[1])
+
+
+def _bits_view(x: np.ndarray) -> np.ndarray:
+    """x's bits as the unsigned integer type of its width."""
+    # (np.ascontiguousarray would make a 0-d array 1-d.)
+    return np.array(x, order="C").view(np.dtype(f"u{x.dtype.itemsize}"))
+
+
+def _shift(a: np.ndarray, b: np.ndarray, how: str) -> np.ndarray:
+    """JAX's shifts: an amount outside [0, width) gives 0 (the sign's fill for
+    an arithmetic right shift)."""
+    a, b = np.broadcast_arrays(a, b)
+    width = a.dtype.itemsize * 8
+    inside = (b >= 0) & (b < width)
+    amount = np.where(inside, b, 0).astype(np.dtype(f"u{a.dtype.itemsize}"))
+    if how == "left":
+        out = (_bits_view(a) << amount).view(a.dtype)
+        fill = np.zeros_like(a)
+    elif how == "logical":
+        out = (_bits_view(a) >> amount).view(a.dtype)
+        fill = np.zeros_like(a)
+    else:
+        out = a >> amount.astype(a.dtype)
+        fill = np.where(a < 0, -1, 0).astype(a.dtype)
+    return np.where(inside, out, fill).astype(a.dtype)
+
+
+def left_shift(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _shift(a, b, "left")
+
+
+def right_shift(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _shift(a, b, "arithmetic")
+
+
+def shift_right_logical(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _shift(a, b, "logical")
+
+
+def bitcast(x: np.ndarray, dtype: str) -> np.ndarray:
+    """The bits of x read as `dtype` ("i32", "f64", ...), x holding values of
+    the other kind of that width (interpreter form: floats in float64, ints
+    in int64; the result in that form too)."""
+    width = int(dtype[1:]) // 8
+    source = np.dtype(f"{'i' if dtype.startswith('f') else 'f'}{width}")
+    out = np.array(x.astype(source), order="C").view(np.dtype(f"{dtype[0]}{width}"))
+    return out.astype(np.float64 if dtype.startswith("f") else np.int64)

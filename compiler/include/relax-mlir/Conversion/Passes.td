@@ -34,7 +34,9 @@ def ConvertRelaxToLinalgPass : Pass<"convert-relax-to-linalg", "::mlir::ModuleOp
   }];
   let dependentDialects = [
     "::mlir::relax::RelaxDialect", "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
-    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect", "::mlir::scf::SCFDialect"
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::bufferization::BufferizationDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::func::FuncDialect"
   ];
 }
 

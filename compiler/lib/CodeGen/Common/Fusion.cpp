@@ -399,6 +399,9 @@ struct GeneralizeTransposeOfGeneric : OpRewritePattern<linalg::TransposeOp> {
   }
 };
 
+/// Sweeps of the fusion patterns before relax-fuse-elementwise gives up.
+constexpr int64_t kMaxSweeps = 64;
+
 struct FuseElementwisePass
     : relax::impl::FuseElementwisePassBase<FuseElementwisePass> {
   void runOnOperation() override {
@@ -430,8 +433,15 @@ struct FuseElementwisePass
     linalg::populateConstantFoldLinalgOperations(patterns, relax::fusionDuplicatesNoWork);
     GreedyRewriteConfig config;
     config.setListener(&order);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    // Each sweep fuses one more level of a chain whose ops fold on constants
+    // (a hash of constant counters: random numbers took 11 to 20 sweeps);
+    // the default of 10 stopped there and failed the pass without a word.
+    config.setMaxIterations(kMaxSweeps);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config))) {
+      getOperation()->emitError() << "relax-fuse-elementwise did not reach a fixed point in "
+                                  << kMaxSweeps << " sweeps";
       signalPassFailure();
+    }
   }
 };
 } // namespace

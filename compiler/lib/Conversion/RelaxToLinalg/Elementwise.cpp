@@ -275,6 +275,24 @@ static Value convertElement(OpBuilder &b, Location l, Value v, Type to) {
 
 namespace {
 
+template <typename IntOp>
+static Value scalarBitwise(OpBuilder &b, Location l, Type, ValueRange x) {
+  return IntOp::create(b, l, x[0], x[1]);
+}
+/// a shifted by b, with b outside [0, width) (read unsigned: >= width)
+/// giving `outside` (LLVM's shifts are poison there).
+template <typename ShiftOp, bool SignFill>
+static Value scalarShift(OpBuilder &b, Location l, Type elt, ValueRange x) {
+  unsigned width = elt.getIntOrFloatBitWidth();
+  Value inRange = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, x[1],
+                                        scalar(b, l, elt, static_cast<double>(width)));
+  Value shifted = ShiftOp::create(b, l, x[0], x[1]);
+  Value outside = scalar(b, l, elt, 0.0);
+  if (SignFill)  // -1 for a negative a, else 0: a >> (width - 1)
+    outside = arith::ShRSIOp::create(b, l, x[0], scalar(b, l, elt, width - 1.0));
+  return arith::SelectOp::create(b, l, inRange, shifted, outside);
+}
+
 using ScalarBody = Value (*)(OpBuilder &, Location, Type, ValueRange);
 
 /// Any relax op whose result is an elementwise function of its broadcast operands.
@@ -302,6 +320,20 @@ struct AstypeLowering : OpConversionPattern<AstypeOp> {
     rewriter.replaceOp(op, buildElementwise(rewriter, op.getLoc(), op.getType(), adaptor.getX(),
                                             [&](OpBuilder &b, Location l, ValueRange x) {
                                               return convertElement(b, l, x[0], to);
+                                            }));
+    return success();
+  }
+};
+
+/// relax.bitcast: arith.bitcast of each element.
+struct BitcastLowering : OpConversionPattern<BitcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BitcastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type to = op.getType().getElementType();
+    rewriter.replaceOp(op, buildElementwise(rewriter, op.getLoc(), op.getType(), adaptor.getX(),
+                                            [&](OpBuilder &b, Location l, ValueRange x) {
+                                              return arith::BitcastOp::create(b, l, to, x[0]);
                                             }));
     return success();
   }
@@ -398,7 +430,13 @@ void mlir::relax::lowering::populateElementwiseLoweringPatterns(RewritePatternSe
                                                          arith::CmpIPredicate::slt>>,
                ElementwiseLowering<LessEqualOp, scalarCompare<arith::CmpFPredicate::OLE,
                                                               arith::CmpIPredicate::sle>>,
-               AstypeLowering, LeakyReluLowering, ClipLowering,
+               AstypeLowering, LeakyReluLowering, ClipLowering, BitcastLowering,
+               ElementwiseLowering<BitwiseAndOp, scalarBitwise<arith::AndIOp>>,
+               ElementwiseLowering<BitwiseOrOp, scalarBitwise<arith::OrIOp>>,
+               ElementwiseLowering<BitwiseXorOp, scalarBitwise<arith::XOrIOp>>,
+               ElementwiseLowering<LeftShiftOp, scalarShift<arith::ShLIOp, false>>,
+               ElementwiseLowering<RightShiftOp, scalarShift<arith::ShRSIOp, true>>,
+               ElementwiseLowering<ShiftRightLogicalOp, scalarShift<arith::ShRUIOp, false>>,
                ElementwiseLowering<WhereOp, scalarWhere>,
                ElementwiseLowering<BroadcastToOp, scalarIdentity>>(patterns.getContext());
 }

@@ -103,6 +103,7 @@ void populateLinearAlgebraLoweringPatterns(RewritePatternSet &patterns);
 void populateNeuralNetworkLoweringPatterns(RewritePatternSet &patterns);
 void populateShapeLoweringPatterns(RewritePatternSet &patterns);
 void populateCreationLoweringPatterns(RewritePatternSet &patterns);
+void populateDebugLoweringPatterns(RewritePatternSet &patterns);
 /// Rewrites each relax.split as a tuple of strided_slices (before tuples are
 /// flattened).
 void expandSplits(ModuleOp module);

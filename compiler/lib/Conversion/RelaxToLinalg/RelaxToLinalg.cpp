@@ -78,4 +78,5 @@ void mlir::relax::populateRelaxToLinalgConversionPatterns(RewritePatternSet &pat
   populateNeuralNetworkLoweringPatterns(patterns);
   populateShapeLoweringPatterns(patterns);
   populateCreationLoweringPatterns(patterns);
+  populateDebugLoweringPatterns(patterns);
 }

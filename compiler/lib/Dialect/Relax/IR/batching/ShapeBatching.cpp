@@ -326,3 +326,27 @@ LogicalResult SplitOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands
       b.getI64IntegerAttr(batchedAxis(getAxis(), getX().getType().getRank())));
   return success();
 }
+
+/// debug_print of a batch: one print per example in turn (JAX's order), each
+/// reading that example of the batched values (a unit slice, squeezed) and
+/// the unbatched ones as they are.
+LogicalResult DebugPrintOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                         ArrayRef<bool> batched, MutableArrayRef<Value>) {
+  Location loc = getLoc();
+  for (int64_t i = 0; i < n; ++i) {
+    SmallVector<Value> example;
+    for (auto [value, isBatched] : llvm::zip(operands, batched)) {
+      if (!isBatched) {
+        example.push_back(value);
+        continue;
+      }
+      auto type = cast<RankedTensorType>(value.getType());
+      Value slice = StridedSliceOp::create(b, loc, value, b.getDenseI64ArrayAttr({0}),
+                                           b.getDenseI64ArrayAttr({i}),
+                                           b.getDenseI64ArrayAttr({i + 1}), DenseI64ArrayAttr());
+      example.push_back(vjp::reshapeTo(b, loc, slice, type.getShape().drop_front()));
+    }
+    DebugPrintOp::create(b, loc, getFormatAttr(), example);
+  }
+  return success();
+}

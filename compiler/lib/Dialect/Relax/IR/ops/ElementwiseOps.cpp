@@ -41,3 +41,16 @@ LogicalResult AstypeOp::verify() {
            << formatShape(getX().getType().getShape()) << "; astype only converts elements";
   return success();
 }
+
+LogicalResult BitcastOp::verify() {
+  RankedTensorType from = getX().getType(), to = getType();
+  if (from.getShape() != to.getShape())
+    return emitOpError("result must have the operand's shape ")
+           << from << ", got " << to;
+  Type a = from.getElementType(), b = to.getElementType();
+  if (a.getIntOrFloatBitWidth() != b.getIntOrFloatBitWidth())
+    return emitOpError("reinterprets bits between element types of one width; ")
+           << a << " has " << a.getIntOrFloatBitWidth() << " bits and " << b << " has "
+           << b.getIntOrFloatBitWidth();
+  return success();
+}

@@ -155,6 +155,71 @@ def Relax_AstypeOp : Relax_Op<"astype", [Pure, Relax_LinearDifferentiable, Relax
   let hasFolder = 1;
 }
 
+// relax.bitcast: the bits of each element read as another type of the same
+// width (no derivative: it is not a float function of its operand).
+def Relax_BitcastOp : Relax_Op<"bitcast", [Pure, Relax_Batchable]> {
+  let summary = "Elementwise reinterpretation of the bits as another element type";
+  let description = [{
+    Each element's bits read as the result's element type, which has the same
+    bit width (`lax.bitcast_convert_type`, numpy's `view` of one element
+    type): f32 <-> i32, f64 <-> i64, f16/bf16 <-> each other. The shape is
+    kept. No derivative: the result is not a smooth function of x. The
+    random-number generators build floats from random bits with it.
+
+    ```mlir
+    %y = relax.bitcast %x : tensor<4xi32> -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Relax_TensorOf<[F16, BF16, F32, F64, I32, I64]>:$x);
+  let results = (outs Relax_TensorOf<[F16, BF16, F32, F64, I32, I64]>:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Bitwise ops and shifts with numpy broadcasting (integers; and, or and xor
+// also booleans): no derivative, integers carry none
+//===----------------------------------------------------------------------===//
+
+class Relax_IntegerBinaryOp<string mnemonic, string formula, string rule, Type type>
+    : Relax_Op<mnemonic, [Pure, InferTypeOpAdaptor, Relax_Batchable]> {
+  let summary = "Elementwise " # formula # " with numpy broadcasting";
+  let description = "Computes `" # formula # "` elementwise. Both operands have one "
+    "element type; the result shape is their numpy broadcast shape." # rule # "\n\n"
+    "```mlir\n%c = relax." # mnemonic # " %a, %b : tensor<4x3xi32>, tensor<i32> "
+    "-> tensor<4x3xi32>\n```";
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs type:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &results) {
+      return ::mlir::relax::inferBroadcastBinaryType(loc, adaptor.getLhs().getType(),
+                                                     adaptor.getRhs().getType(), results);
+    }
+  }];
+}
+
+def Relax_BitwiseAndOp : Relax_IntegerBinaryOp<"bitwise_and", "a & b", "",
+                                               Relax_TensorOf<[I1, I32, I64]>>;
+def Relax_BitwiseOrOp : Relax_IntegerBinaryOp<"bitwise_or", "a | b", "",
+                                              Relax_TensorOf<[I1, I32, I64]>>;
+def Relax_BitwiseXorOp : Relax_IntegerBinaryOp<"bitwise_xor", "a ^ b", "",
+                                               Relax_TensorOf<[I1, I32, I64]>>;
+def Relax_LeftShiftOp : Relax_IntegerBinaryOp<"left_shift", "a << b",
+    " A shift by a negative amount or by the bit width or more gives 0 (JAX's "
+    "rule; LLVM leaves such shifts undefined).", Relax_TensorOf<[I32, I64]>>;
+def Relax_RightShiftOp : Relax_IntegerBinaryOp<"right_shift", "a >> b",
+    " Arithmetic, as numpy's on signed integers: the sign bit fills. A shift by "
+    "a negative amount or by the bit width or more gives -1 for a negative a, "
+    "else 0.", Relax_TensorOf<[I32, I64]>>;
+def Relax_ShiftRightLogicalOp : Relax_IntegerBinaryOp<"shift_right_logical", "a >>> b",
+    " Logical (`lax.shift_right_logical`): a is read as unsigned and zeros "
+    "fill. A shift by a negative amount or by the bit width or more gives 0.",
+    Relax_TensorOf<[I32, I64]>>;
+
 //===----------------------------------------------------------------------===//
 // Elementwise binary ops with numpy broadcasting
 //===----------------------------------------------------------------------===//

@@ -168,4 +168,26 @@ def Relax_StopGradientOp : Relax_Op<"stop_gradient",
   let assemblyFormat = "$x attr-dict `:` type($result)";
 }
 
+def Relax_DebugPrintOp : Relax_Op<"debug_print", [MemoryEffects<[MemWrite]>, Relax_Batchable]> {
+  let summary = "Prints values each time the compiled code runs";
+  let description = [{
+    `relax_mlir.debug.print`'s op (JAX's `jax.debug.print`): when the code
+    runs, the values are read back and printed by the process's printer, in
+    program order. `format` is a JSON object the printer reads: `"format"` (a
+    Python format string) and `"args"`/`"kwargs"` (the pytree structure the
+    values fill, as an exported library records it). It has no result; it
+    writes to the output, so no pass removes it. The gradient and jvp passes
+    keep it with the forward computation (it prints when the derived function
+    runs); vmap prints each example in turn, as JAX does. Lowered to a call of
+    the runtime's `relaxDebug` per value (a contiguous copy's address) and one
+    to print; CPU only.
+
+    ```mlir
+    relax.debug_print "{\"format\": \"x = {}\", \"args\": {\"tuple\": [\"*\"]}, \"kwargs\": {\"dict\": []}}" %x : tensor<3xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$format, Variadic<Relax_Tensor>:$values);
+  let assemblyFormat = "$format ($values^ `:` type($values))? attr-dict";
+}
+
 #endif // RELAX_OPS_STRUCTURE_OPS_TD
