@@ -52,13 +52,17 @@ _PARITY = 0x1BD11BDA
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 _PERMUTATION_LIMIT = 8192
 
+# A traced array (its operators are set at run time, which type checkers do
+# not see).
+Array = Any
+
 
 def _i32(value: int) -> Any:
     """A 0-d int32 constant holding the uint32 `value`'s bits."""
     return _np.asarray(_np.uint32(value & 0xFFFFFFFF).view(_np.int32))
 
 
-def _key_words(key: Any) -> tuple[Tracer, Tracer]:
+def _key_words(key: Any) -> tuple[Array, Array]:
     key = rnp.asarray(key)
     if key.shape != (2,) or key.dtype != _np.int32:
         raise TypeError(f"a random key is an int32 array of shape (2,) (from PRNGKey, split or "
@@ -66,22 +70,22 @@ def _key_words(key: Any) -> tuple[Tracer, Tracer]:
     return key[0], key[1]
 
 
-def _rotate_left(x: Tracer, r: int) -> Tracer:
+def _rotate_left(x: Array, r: int) -> Array:
     return emit_op(_r.bitwise_or, emit_op(_r.left_shift, x, rnp.asarray(_i32(r))),
                    emit_op(_r.shift_right_logical, x, rnp.asarray(_i32(32 - r))))
 
 
-def _xor(a: Tracer, b: Tracer) -> Tracer:
+def _xor(a: Array, b: Array) -> Array:
     return emit_op(_r.bitwise_xor, *_same_shape(a, b))
 
 
-def _same_shape(*xs: Any) -> list[Tracer]:
+def _same_shape(*xs: Any) -> list[Array]:
     arrays = [rnp.asarray(x) for x in xs]
     shape = _np.broadcast_shapes(*[a.shape for a in arrays])
     return [rnp.broadcast_to(a, shape) for a in arrays]
 
 
-def _threefry(k1: Tracer, k2: Tracer, x0: Tracer, x1: Tracer) -> tuple[Tracer, Tracer]:
+def _threefry(k1: Array, k2: Array, x0: Array, x1: Array) -> tuple[Array, Array]:
     """Threefry-2x32 (20 rounds) of the counter words x0, x1 (int32 arrays of
     one shape) under the key words k1, k2: int32 arrays holding uint32 bits;
     additions wrap as uint32 ones do."""
@@ -98,7 +102,7 @@ def _threefry(k1: Tracer, k2: Tracer, x0: Tracer, x1: Tracer) -> tuple[Tracer, T
 
 
 @primitive
-def threefry_2x32(key: Any, count: Any) -> Tracer:
+def threefry_2x32(key: Any, count: Any) -> Array:
     """The Threefry-2x32 hash of the int32 words `count` under `key`, as
     `jax.prng.threefry_2x32`: the words are split into two halves (padded to
     an even count), hashed pairwise and rejoined in count's shape."""
@@ -136,7 +140,7 @@ def PRNGKey(seed: Any) -> Any:
 key = PRNGKey
 
 
-def _traced_key(seed: Tracer) -> Tracer:
+def _traced_key(seed: Array) -> Array:
     if is_float(seed.dtype) or seed.shape != ():
         raise TypeError(f"PRNGKey takes a 0-d integer seed, got shape {seed.shape} and dtype "
                         f"{seed.dtype}")
@@ -152,7 +156,7 @@ def _traced_key(seed: Tracer) -> Tracer:
     return rnp.stack([high, low])
 
 
-def _iota_words(shape: tuple[int, ...]) -> tuple[Tracer, Tracer]:
+def _iota_words(shape: tuple[int, ...]) -> tuple[Array, Array]:
     """The flat index of each element of `shape` as (high, low) 32-bit words
     (JAX's iota_2x32_shape)."""
     size = math.prod(shape)
@@ -168,14 +172,14 @@ def _shape(shape: Any) -> tuple[int, ...]:
     return tuple(int(d) for d in shape)
 
 
-def _bits_pair(key: Any, shape: tuple[int, ...]) -> tuple[Tracer, Tracer]:
+def _bits_pair(key: Any, shape: tuple[int, ...]) -> tuple[Array, Array]:
     k1, k2 = _key_words(key)
     high, low = _iota_words(shape)
     return _threefry(k1, k2, high, low)
 
 
 @primitive
-def split(key: Any, num: int | Sequence[int] = 2) -> Tracer:
+def split(key: Any, num: int | Sequence[int] = 2) -> Array:
     """`num` new keys (shape (num, 2); a shape gives shape + (2,)), as
     `jax.random.split`."""
     shape = _shape(num)
@@ -184,7 +188,7 @@ def split(key: Any, num: int | Sequence[int] = 2) -> Tracer:
 
 
 @primitive
-def fold_in(key: Any, data: Any) -> Tracer:
+def fold_in(key: Any, data: Any) -> Array:
     """A new key from `key` and an integer (a step, a layer index), as
     `jax.random.fold_in`: the key hashing the words (0, data)."""
     k1, k2 = _key_words(key)
@@ -199,14 +203,14 @@ def fold_in(key: Any, data: Any) -> Tracer:
     return rnp.concatenate([y0, y1])
 
 
-def _bits32(key: Any, shape: tuple[int, ...]) -> Tracer:
+def _bits32(key: Any, shape: tuple[int, ...]) -> Array:
     """32 random bits per element (int32 holding uint32 bits), as JAX's
     partitionable random_bits(key, 32, shape)."""
     b1, b2 = _bits_pair(key, shape)
     return _xor(b1, b2)
 
 
-def _zero_extend(x: Tracer) -> Tracer:
+def _zero_extend(x: Array) -> Array:
     """int32 bits as the uint32 value, in int64."""
     return emit_op(_r.bitwise_and, rnp.astype(x, _np.int64), rnp.asarray(_np.int64(0xFFFFFFFF)))
 
@@ -218,7 +222,7 @@ def _float_dtype(dtype: Any) -> Any:
     return dtype
 
 
-def _unit_floats(key: Any, shape: tuple[int, ...], dtype: Any) -> Tracer:
+def _unit_floats(key: Any, shape: tuple[int, ...], dtype: Any) -> Array:
     """Uniform floats in [0, 1): random mantissa bits under exponent 0, minus 1."""
     if dtype == _np.float64:
         b1, b2 = _bits_pair(key, shape)
@@ -226,32 +230,32 @@ def _unit_floats(key: Any, shape: tuple[int, ...], dtype: Any) -> Tracer:
                                               rnp.asarray(_np.int64(32))), _zero_extend(b2))
         mantissa = emit_op(_r.shift_right_logical, bits, rnp.asarray(_np.int64(12)))
         one = _np.asarray(_np.float64(1.0).view(_np.int64))
-        floats = emit_op(_r.bitcast, tensor_type(shape, _np.float64),
-                         emit_op(_r.bitwise_or, mantissa, rnp.asarray(one)))
+        floats: Array = emit_op(_r.bitcast, tensor_type(shape, _np.float64),
+                                emit_op(_r.bitwise_or, mantissa, rnp.asarray(one)))
         return floats - 1.0
     bits = _bits32(key, shape)
     mantissa = emit_op(_r.shift_right_logical, bits, rnp.asarray(_i32(9)))
     one = _np.asarray(_np.float32(1.0).view(_np.int32))
-    floats = emit_op(_r.bitcast, tensor_type(shape, _np.float32),
-                     emit_op(_r.bitwise_or, mantissa, rnp.asarray(one)))
-    return floats - 1.0
+    single: Array = emit_op(_r.bitcast, tensor_type(shape, _np.float32),
+                            emit_op(_r.bitwise_or, mantissa, rnp.asarray(one)))
+    return single - 1.0
 
 
 @primitive
 def uniform(key: Any, shape: Any = (), dtype: Any = _np.float32, minval: Any = 0.0,
-            maxval: Any = 1.0) -> Tracer:
+            maxval: Any = 1.0) -> Array:
     """Uniform floats in [minval, maxval), as `jax.random.uniform`."""
     shape = _shape(shape)
     dtype = _float_dtype(dtype)
     draw = _np.float32 if dtype not in (_np.float32, _np.float64) else dtype
     u = _unit_floats(key, shape, _np.dtype(draw))
-    lo = rnp.asarray(minval, draw)
-    hi = rnp.asarray(maxval, draw)
+    lo: Array = rnp.asarray(minval, draw)
+    hi: Array = rnp.asarray(maxval, draw)
     out = rnp.maximum(lo, u * (hi - lo) + lo)
     return rnp.astype(rnp.broadcast_to(out, shape), dtype)
 
 
-def _erf_inv(x: Tracer) -> Tracer:
+def _erf_inv(x: Array) -> Array:
     """erf^-1 on (-1, 1): Giles' single-precision polynomials (XLA's), then
     for float64 two Newton steps on erf (each doubles the correct digits)."""
     w = -rnp.log((1.0 - x) * (1.0 + x))
@@ -275,7 +279,7 @@ def _erf_inv(x: Tracer) -> Tracer:
 
 
 @primitive
-def normal(key: Any, shape: Any = (), dtype: Any = _np.float32) -> Tracer:
+def normal(key: Any, shape: Any = (), dtype: Any = _np.float32) -> Array:
     """Standard normal floats, as `jax.random.normal`: sqrt(2) erf^-1(u) for
     u uniform in (-1, 1)."""
     shape = _shape(shape)
@@ -287,7 +291,7 @@ def normal(key: Any, shape: Any = (), dtype: Any = _np.float32) -> Tracer:
 
 
 @primitive
-def bernoulli(key: Any, p: Any = 0.5, shape: Any = None) -> Tracer:
+def bernoulli(key: Any, p: Any = 0.5, shape: Any = None) -> Array:
     """True with probability `p` (broadcast to `shape`, p's shape when None),
     as `jax.random.bernoulli`: uniform < p."""
     # p's float type, as JAX's: a Python float is float64 (float32 unless
@@ -302,7 +306,7 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Any = None) -> Tracer:
     return rnp.less(uniform(key, shape, p.dtype), p)
 
 
-def _rem(a: Tracer, b: Tracer) -> Tracer:
+def _rem(a: Array, b: Array) -> Array:
     """a mod b for non-negative int64 a and positive b (relax.divide of
     integers truncates, which is the floor here)."""
     a, b = _same_shape(a, b)
@@ -310,7 +314,7 @@ def _rem(a: Tracer, b: Tracer) -> Tracer:
 
 
 @primitive
-def randint(key: Any, shape: Any, minval: Any, maxval: Any, dtype: Any = _np.int32) -> Tracer:
+def randint(key: Any, shape: Any, minval: Any, maxval: Any, dtype: Any = _np.int32) -> Array:
     """Integers in [minval, maxval) (minval where maxval <= minval), as
     `jax.random.randint` (its algorithm: two 32-bit draws combined modulo the
     span, in uint32 arithmetic emulated in int64)."""
@@ -343,7 +347,7 @@ def randint(key: Any, shape: Any, minval: Any, maxval: Any, dtype: Any = _np.int
 
 
 @primitive
-def permutation(key: Any, x: Any, axis: int = 0) -> Tracer:
+def permutation(key: Any, x: Any, axis: int = 0) -> Array:
     """A random permutation of `arange(x)` (an int) or of `x` along `axis`, as
     `jax.random.permutation`: the elements ordered by random 32-bit sort keys
     (ranked by comparing all pairs: relax has no sort op yet)."""

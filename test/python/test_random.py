@@ -91,7 +91,7 @@ def test_bernoulli_randint_and_permutation_match_jax() -> None:
     np.testing.assert_array_equal(relax_mlir.jit(rr.bernoulli)(key, p),
                                   jax.random.bernoulli(jkey, p))
     for lo, hi in [(0, 10), (-5, 5), (3, 3), (7, 2), (-2 ** 31, 2 ** 31 - 1), (0, 70000)]:
-        got = relax_mlir.jit(lambda k: rr.randint(k, (40,), lo, hi))(key)
+        got = relax_mlir.jit(lambda k, lo=lo, hi=hi: rr.randint(k, (40,), lo, hi))(key)
         np.testing.assert_array_equal(got, jax.random.randint(jkey, (40,), lo, hi, np.int32),
                                       err_msg=f"[{lo}, {hi})")
     np.testing.assert_array_equal(rr.permutation(key, 10), jax.random.permutation(jkey, 10))
