@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ._boundary import NUMPY_DTYPES
-from ._pytree import _rebuild_json
+from ._pytree import rebuild_json
 
 _LOCAL = threading.local()  # the values of the print being assembled, per thread
 
@@ -37,8 +37,8 @@ def _printer(spec_address: int, index: int, data: int) -> None:
         _LOCAL.values = []
         spec = json.loads(ctypes.string_at(spec_address).decode())["spec"]
         leaves = iter(pending)
-        args = _rebuild_json(spec["args"], leaves)
-        kwargs = _rebuild_json(spec["kwargs"], leaves)
+        args = rebuild_json(spec["args"], leaves)
+        kwargs = rebuild_json(spec["kwargs"], leaves)
         print(spec["format"].format(*args, **kwargs), file=sys.stdout, flush=True)
     except Exception as e:  # an exception cannot cross the compiled code
         print(f"relax_mlir.debug.print failed: {type(e).__name__}: {e}", file=sys.stderr)

@@ -233,22 +233,23 @@ class ExportedStructure:
 
     def rebuild_result(self, leaves: list[Any]) -> Any:
         picked = iter([leaves[i] for i in self.result_leaves])
-        return _rebuild_json(self.result, picked)
+        return rebuild_json(self.result, picked)
 
 
-def _rebuild_json(spec: Any, leaves: Iterator[Any]) -> Any:
+def rebuild_json(spec: Any, leaves: Iterator[Any]) -> Any:
+    """The pytree of JSON structure `spec` (treedef_to_json's) holding `leaves`."""
     if spec == "*":
         return next(leaves)
     if spec is None:
         return None
     if "tuple" in spec:
-        return tuple(_rebuild_json(s, leaves) for s in spec["tuple"])
+        return tuple(rebuild_json(s, leaves) for s in spec["tuple"])
     if "list" in spec:
-        return [_rebuild_json(s, leaves) for s in spec["list"]]
+        return [rebuild_json(s, leaves) for s in spec["list"]]
     if "dict" in spec:
-        return {k: _rebuild_json(s, leaves) for k, s in spec["dict"]}
+        return {k: rebuild_json(s, leaves) for k, s in spec["dict"]}
     key = (spec["namedtuple"], tuple(spec["fields"]))
     cls = _NAMEDTUPLES.get(key)
     if cls is None:
         cls = _NAMEDTUPLES[key] = collections.namedtuple(key[0], key[1])
-    return cls(*(_rebuild_json(s, leaves) for s in spec["children"]))
+    return cls(*(rebuild_json(s, leaves) for s in spec["children"]))

@@ -12,12 +12,14 @@ trace's module and called, so `vmap(grad(f))` (per-example gradients),
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from . import numpy as rnp
+from ._config import config
 from ._module import clone_module, run_passes
 from ._pytree import tree_flatten, tree_leaf_count, tree_unflatten
 from ._trace import (
@@ -68,7 +70,11 @@ class Batched:
         self.__name__ = getattr(fn, "__name__", "function")
         self.__doc__ = getattr(fn, "__doc__", None)
         self.__wrapped__ = fn
-        self._cache: dict[Any, Any] = {}
+        # Per (batch size, batched leaves, trace): [module, entry, executable]
+        # (the entry kept so that its id is not reused), and jit per argument
+        # structure; both least recently used out past config.cache_size.
+        self._cache: OrderedDict[Any, list[Any]] = OrderedDict()
+        self._jits: OrderedDict[Any, Any] = OrderedDict()
 
     def __repr__(self) -> str:
         return f"<relax_mlir.vmap of {self.__name__}>"
@@ -99,19 +105,20 @@ class Batched:
         # for the same shapes, dtypes and structure; kept alive below, so its
         # id is not reused.)
         key = (size, tuple(batched), id(entry))
-        module = self._cache.get(key) if not entry.captures else None
-        if module is None:
+        slot = _lookup(self._cache, key) if not entry.captures else None
+        if slot is None:
             module = clone_module(entry.relax)
             run_passes(module, f"builtin.module(vmap{{func=main batch-size={size} "
                                f"batched={','.join(map(str, batched))}}})",
                        CompilationError, f"vmap of {self.__name__} failed")
+            slot = [module, entry, None]
             if not entry.captures:
-                self._cache[key] = module
-                self._cache[("entry", id(entry))] = entry
+                _store(self._cache, key, slot)
+        module = slot[0]
         count = tree_leaf_count(entry.out_treedef)
         out_axes = _axis_list(self.out_axes, count, "out_axes", self.__name__)
         if current_trace() is None:
-            outs = self._run(module, key, leaves, leaf_axes, entry)
+            outs = self._run(slot, leaves, leaf_axes, entry)
             outs = [np.moveaxis(o, 0, a) if a is not None else o[0]
                     for o, a in zip(outs, out_axes)]
         else:
@@ -123,8 +130,8 @@ class Batched:
         """`jit` of the function of one example's leaves, one per argument
         structure (kept, so that jit's signature cache spares a new trace
         on every call)."""
-        key = ("jit", tuple(treedefs), tuple(map(str, treedefs)))
-        traced = self._cache.get(key)
+        key = (tuple(treedefs), tuple(map(str, treedefs)))
+        traced = _lookup(self._jits, key)
         if traced is None:
             from ._frontend import jit
 
@@ -135,7 +142,8 @@ class Batched:
                 return fn(*(tree_unflatten(td, it) for td in treedefs))
 
             one.__name__ = self.__name__
-            traced = self._cache[key] = jit(one)
+            traced = jit(one)
+            _store(self._jits, key, traced)
         return traced
 
     def _check_axis(self, value: Any, axis: int, path: str) -> int:
@@ -171,16 +179,14 @@ class Batched:
         dtype = value.dtype if not isinstance(value, Tracer) else np.dtype(value.dtype)
         return np.lib.stride_tricks.as_strided(np.zeros((), dtype), shape, [0] * len(shape))
 
-    def _run(self, module: Any, key: Any, leaves: Sequence[Any], axes: Sequence[int | None],
+    def _run(self, slot: list[Any], leaves: Sequence[Any], axes: Sequence[int | None],
              entry: Any) -> list[Any]:
         from ._compile import compile as compile_module
         from ._frontend import result_leaves
 
-        exe_key = ("exe", key)
-        exe = self._cache.get(exe_key)
+        exe = slot[2]
         if exe is None:
-            exe = compile_module(module, functions=["main_vmap"])
-            self._cache[exe_key] = exe
+            exe = slot[2] = compile_module(slot[0], functions=["main_vmap"])
         arrays = [np.moveaxis(v, a, 0) if a is not None else v for v, a in zip(leaves, axes)]
         return result_leaves(exe.main_vmap(*arrays), entry.out_treedef)
 
@@ -221,3 +227,20 @@ def vmap(fn: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0) -> Batch
     gradients in one call. An op without a batching rule is an error that
     names it (`relax_mlir.ops()` lists which ops have one)."""
     return Batched(fn, in_axes, out_axes)
+
+
+def _lookup(cache: OrderedDict[Any, Any], key: Any) -> Any:
+    """`cache[key]` (now the most recently used), or None."""
+    value = cache.get(key)
+    if value is not None:
+        cache.move_to_end(key)
+    return value
+
+
+def _store(cache: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+    """`cache[key] = value`, the least recently used dropped past
+    `config.cache_size`."""
+    cache[key] = value
+    limit = config.cache_size
+    while limit is not None and len(cache) > limit:
+        cache.popitem(last=False)

@@ -30,7 +30,7 @@ BATCHING = {o.name.removeprefix("relax."): o.batching for o in relax_mlir.ops()}
 
 # Ops with tensor operands and no batching rule yet: vmap reports them by
 # name. A rule added (or removed) must update this list.
-NO_RULE = {"call_with_rules", "if", "scan", "switch", "while"}
+NO_RULE = {"call_with_rules", "while"}
 # Ops that take no batched value (no tensor operands, or structure the pass
 # walks itself).
 NEVER_BATCHED = {"condition", "dataflow", "full", "ones", "output", "yield", "zeros"}
@@ -223,10 +223,10 @@ def test_errors_say_what_to_change() -> None:
     from relax_mlir import lax
 
     with pytest.raises(relax_mlir.CompilationError,
-                       match=r"'relax.if' op has no batching rule \(vmap\): keep its "
+                       match=r"'relax.while' op has no batching rule \(vmap\): keep its "
                              r"operands unbatched \(in_axes=None\), or map this part"):
-        relax_mlir.vmap(lambda x: lax.cond(rnp.sum(x) > 0, lambda v: v * 2.0,
-                                           lambda v: v - 1.0, x))(X)
+        relax_mlir.vmap(lambda x: lax.while_loop(lambda v: rnp.sum(v) < 10.0,
+                                                 lambda v: v * 2.0, x))(X)
 
 
 def test_a_batch_of_images_through_a_cnn() -> None:
@@ -340,3 +340,89 @@ def test_batched_indices_out_of_range_are_clamped_within_their_own_example() -> 
     want = np.stack([relax_mlir.jit(lambda d, i, u: d.at[rnp.clip(i, -5, 4)].max(u))(d, i, u)
                      for d, i, u in zip(data, idx, upd)])
     np.testing.assert_allclose(got, want)
+
+
+# ----------------------------------------------------------------------------
+# Loops and branches
+# ----------------------------------------------------------------------------
+
+def rnn_loss(w: Any, h0: Any, xs: Any) -> Any:
+    """A tanh RNN over xs (one example: (steps, 3)), its last state's square sum."""
+    def step(h: Any, x: Any) -> Any:
+        h = rnp.tanh(h @ w + x)
+        return h, rnp.sum(h)
+    h, ys = relax_mlir.lax.scan(step, h0, xs)
+    return rnp.sum(h * h) + rnp.sum(ys)
+
+
+def rnn_loss_numpy(w: np.ndarray, h0: np.ndarray, xs: np.ndarray) -> float:
+    h, total = h0, 0.0
+    for x in xs:
+        h = np.tanh(h @ w + x)
+        total += h.sum()
+    return float((h * h).sum() + total)
+
+
+def test_a_scan_batches_into_one_scan_and_per_example_grads_match() -> None:
+    """vmap of a scan whose carry starts shared and becomes batched (xs are
+    per example), and the per-example gradients of the RNN."""
+    w = RNG.normal(size=(3, 3)) * 0.5
+    h0 = np.zeros(3)
+    xs = RNG.normal(size=(4, 5, 3))   # 4 examples of 5 steps
+    got = relax_mlir.vmap(rnn_loss, in_axes=(None, None, 0))(w, h0, xs)
+    np.testing.assert_allclose(got, [rnn_loss_numpy(w, h0, x) for x in xs], rtol=1e-12)
+    text = relax_mlir.jit(relax_mlir.vmap(rnn_loss, in_axes=(None, None, 0))).lower(
+        w, h0, xs).as_text()
+    assert text.count("relax.scan") == 1, text   # one loop for the batch, not four
+    grads = relax_mlir.vmap(relax_mlir.grad(rnn_loss), in_axes=(None, None, 0))(w, h0, xs)
+    for i, x in enumerate(xs):
+        want = np.zeros_like(w)
+        for j in np.ndindex(w.shape):
+            plus, minus = w.copy(), w.copy()
+            plus[j] += 1e-6
+            minus[j] -= 1e-6
+            want[j] = (rnn_loss_numpy(plus, h0, x) - rnn_loss_numpy(minus, h0, x)) / 2e-6
+        np.testing.assert_allclose(grads[i], want, rtol=1e-6, atol=1e-8)
+    # A batched constant of the body (w per example) and a batched carry.
+    ws = RNG.normal(size=(4, 3, 3)) * 0.5
+    got = relax_mlir.vmap(rnn_loss, in_axes=(0, None, 0))(ws, h0, xs)
+    np.testing.assert_allclose(got, [rnn_loss_numpy(a, h0, x) for a, x in zip(ws, xs)],
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("batched_pred", [False, True])
+def test_cond_and_switch_batch_with_shared_or_per_example_selectors(batched_pred: bool) -> None:
+    xs = RNG.normal(size=(6, 3))
+    preds = np.array([True, False, True, True, False, False])
+    index = np.array([0, 2, 1, 5, -1, 1])
+
+    def f(p: Any, i: Any, x: Any) -> Any:
+        a = relax_mlir.lax.cond(p, lambda v: rnp.exp(v), lambda v: v * 2.0, x)
+        b = relax_mlir.lax.switch(i, [lambda v: v, lambda v: -v, lambda v: v * v], x)
+        return a + b
+
+    def f_numpy(p: bool, i: int, x: np.ndarray) -> np.ndarray:
+        a = np.exp(x) if p else x * 2.0
+        b = [x, -x, x * x][int(np.clip(i, 0, 2))]
+        return a + b
+
+    if batched_pred:
+        got = relax_mlir.vmap(f, in_axes=(0, 0, 0))(preds, index, xs)
+        want = [f_numpy(p, i, x) for p, i, x in zip(preds, index, xs)]
+    else:
+        got = relax_mlir.vmap(f, in_axes=(None, None, 0))(np.bool_(True), np.int64(2), xs)
+        want = [f_numpy(True, 2, x) for x in xs]
+    np.testing.assert_allclose(got, np.stack(want), rtol=1e-12)
+
+
+def test_the_batched_signatures_kept_follow_config_cache_size() -> None:
+    saved = relax_mlir.config.cache_size
+    relax_mlir.config.update("cache_size", 2)
+    try:
+        f = relax_mlir.vmap(lambda x: x * 2.0)
+        for n in range(1, 6):
+            np.testing.assert_array_equal(f(np.ones((n, 3))), np.full((n, 3), 2.0))
+        assert len(f._cache) == 2       # the two most recent batch sizes
+        assert len(f._jits) == 1        # one argument structure
+    finally:
+        relax_mlir.config.update("cache_size", saved)

@@ -53,7 +53,9 @@ void relaxMlirForEachOp(MlirContext context,
     bool gradient = op.hasInterface<mlir::relax::GradientOpInterface>() ||
                     op.hasInterface<mlir::relax::RegionGradientOpInterface>();
     callback(wrap(op.getStringRef()), gradient, lowered.contains(op.getStringRef()),
-             op.hasInterface<mlir::relax::BatchingOpInterface>(), userData);
+             op.hasInterface<mlir::relax::BatchingOpInterface>() ||
+                 op.hasInterface<mlir::relax::RegionBatchingOpInterface>(),
+             userData);
   }
 }
 

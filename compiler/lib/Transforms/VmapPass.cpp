@@ -14,6 +14,8 @@
 #include "relax-mlir/Dialect/Relax/IR/BatchingUtils.h"
 #include "relax-mlir/Transforms/Passes.h"
 
+#include "mlir/IR/IRMapping.h"
+
 namespace mlir::relax {
 #define GEN_PASS_DEF_VMAPPASS
 #include "relax-mlir/Transforms/Passes.h.inc"
@@ -26,12 +28,20 @@ namespace {
 
 constexpr DerivedKind kVmap{"vmap", "_vmap", "batched function"};
 
-/// The batched function: `derived` (a clone of `original`) over batches.
-class Batcher {
+/// The batched function: `derived` (a clone of `original`) over batches; for
+/// the rules of loops and branches, the batched form of a body.
+class Batcher : public RegionBatcher {
 public:
   Batcher(int64_t n) : n(n) {}
 
   LogicalResult run(func::FuncOp original, func::FuncOp derived, ArrayRef<int64_t> params);
+
+  /// The body's ops cloned at `b` (a batched argument's per-example
+  /// stand-in, an unrealized cast of its batch, is what the clones read),
+  /// then batched by a Batcher of their own; the replaced clones and the
+  /// stand-ins go once that is done.
+  FailureOr<SmallVector<std::pair<Value, bool>>>
+  batch(OpBuilder &b, Block &body, ValueRange args, ArrayRef<bool> flags) override;
 
 private:
   /// Builds the batched form of `op` (before it) when it reads a batched
@@ -127,10 +137,11 @@ LogicalResult Batcher::visit(Operation *op) {
   if (!llvm::is_contained(flags, true) && !regionReadsBatched && !readsUnbatchable)
     return success();
   auto rule = dyn_cast<BatchingOpInterface>(op);
-  if (!rule || regionReadsBatched || readsUnbatchable) {
+  auto regionRule = dyn_cast<RegionBatchingOpInterface>(op);
+  if ((!rule && !regionRule) || regionReadsBatched || readsUnbatchable) {
     for (Value r : op->getResults())
       unbatchable.insert(r);
-    if (rule && !regionReadsBatched)
+    if ((rule || regionRule) && !regionReadsBatched)
       return success(); // (what it reads was reported)
     return op->emitOpError() << "has no batching rule (vmap): keep its operands unbatched "
                                 "(in_axes=None), or map this part with a Python loop";
@@ -144,7 +155,8 @@ LogicalResult Batcher::visit(Operation *op) {
       unbatchable.insert(r);
     return failure();
   };
-  if (failed(rule.buildBatched(b, n, operands, flags, results)))
+  if (failed(regionRule ? regionRule.buildBatched(b, n, operands, flags, results, *this)
+                        : rule.buildBatched(b, n, operands, flags, results)))
     return fail();
   for (auto [old, replacement] : llvm::zip(op->getResults(), results))
     if (!replacement || replacement.getType() != batchedType(old.getType(), n)) {
@@ -156,6 +168,47 @@ LogicalResult Batcher::visit(Operation *op) {
     batched[old] = replacement;
   replaced.push_back(op);
   return success();
+}
+
+FailureOr<SmallVector<std::pair<Value, bool>>>
+Batcher::batch(OpBuilder &b, Block &body, ValueRange args, ArrayRef<bool> flags) {
+  Batcher inner(n);
+  IRMapping map;
+  SmallVector<Operation *> standIns;
+  for (auto [arg, value, isBatched] : llvm::zip(body.getArguments(), args, flags)) {
+    if (!isBatched) {
+      map.map(arg, value);
+      continue;
+    }
+    auto standIn = UnrealizedConversionCastOp::create(b, arg.getLoc(), arg.getType(), value);
+    standIns.push_back(standIn);
+    inner.batched[standIn.getResult(0)] = value;
+    map.map(arg, standIn.getResult(0));
+  }
+  SmallVector<Operation *> clones;
+  for (Operation &op : body.without_terminator())
+    clones.push_back(b.clone(op, map));
+  bool ok = true;
+  for (Operation *op : clones)
+    ok &= succeeded(inner.visit(op));
+  SmallVector<std::pair<Value, bool>> out;
+  for (Value v : body.getTerminator()->getOperands()) {
+    Value mapped = map.lookupOrDefault(v);
+    auto it = inner.batched.find(mapped);
+    out.push_back(it != inner.batched.end() ? std::make_pair(it->second, true)
+                                            : std::make_pair(mapped, false));
+  }
+  for (Operation *op : llvm::reverse(inner.replaced)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  for (Operation *standIn : llvm::reverse(standIns)) {
+    standIn->dropAllUses();
+    standIn->erase();
+  }
+  if (!ok)
+    return failure();
+  return out;
 }
 
 struct VmapPass : relax::impl::VmapPassBase<VmapPass> {

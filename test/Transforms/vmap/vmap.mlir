@@ -100,3 +100,60 @@ func.func @main(%i: tensor<2xi64> {relax.name = "i"}, %x: tensor<5xf32> {relax.n
   }
   return %r : tensor<5xf32>
 }
+
+// -----
+
+// A scan over a batch of xs with a shared initial carry: one scan whose carry
+// becomes batched (the body makes it differ per example; init broadcast),
+// the xs read along their second axis, the stacked outputs' batch moved back
+// in front; the shared weight stays a constant of the loop.
+// CHECK-LABEL: func.func @main_vmap(
+// CHECK-SAME: %[[XS:.*]]: tensor<8x5x3xf32> {relax.name = "xs"}, %[[W:.*]]: tensor<3x3xf32> {relax.name = "w"}, %[[H:.*]]: tensor<3xf32> {relax.name = "h0"})
+// CHECK: [[XT:%.+]] = relax.permute_dims %[[XS]] {axes = array<i64: 1, 0, 2>} : tensor<8x5x3xf32> -> tensor<5x8x3xf32>
+// CHECK: [[H0:%.+]] = relax.broadcast_to %[[H]] : tensor<3xf32> -> tensor<8x3xf32>
+// CHECK: [[S:%.+]]:2 = relax.scan length = 5 consts(%[[W]] : tensor<3x3xf32>) init([[H0]] : tensor<8x3xf32>) xs([[XT]] : tensor<5x8x3xf32>) -> (tensor<8x3xf32>, tensor<5x8xf32>)
+// CHECK: ^bb0(%{{.+}}: tensor<3x3xf32>, %{{.+}}: tensor<8x3xf32>, %{{.+}}: tensor<8x3xf32>):
+// CHECK: relax.tanh {{.*}} : tensor<8x3xf32>
+// CHECK: relax.yield {{.*}} : tensor<8x3xf32>, tensor<8xf32>
+// CHECK: relax.permute_dims [[S]]#1 {axes = array<i64: 1, 0>} : tensor<5x8xf32> -> tensor<8x5xf32>
+func.func @main(%xs: tensor<5x3xf32> {relax.name = "xs"}, %w: tensor<3x3xf32> {relax.name = "w"}, %h0: tensor<3xf32> {relax.name = "h0"}) -> (tensor<3xf32>, tensor<5xf32>) {
+  %r:2 = relax.dataflow -> (tensor<3xf32>, tensor<5xf32>) {
+    %s:2 = relax.scan length = 5 consts(%w : tensor<3x3xf32>) init(%h0 : tensor<3xf32>) xs(%xs : tensor<5x3xf32>) -> (tensor<3xf32>, tensor<5xf32>) {
+    ^bb0(%wc: tensor<3x3xf32>, %hc: tensor<3xf32>, %x: tensor<3xf32>):
+      %m = relax.matmul %hc, %wc : tensor<3xf32>, tensor<3x3xf32> -> tensor<3xf32>
+      %a = relax.add %m, %x : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+      %t = relax.tanh %a : tensor<3xf32>
+      %y = relax.sum %t : tensor<3xf32> -> tensor<f32>
+      relax.yield %t, %y : tensor<3xf32>, tensor<f32>
+    }
+    relax.output %s#0, %s#1 : tensor<3xf32>, tensor<5xf32>
+  }
+  return %r#0, %r#1 : tensor<3xf32>, tensor<5xf32>
+}
+
+// -----
+
+// An if with a batched predicate: each branch on the whole batch (here the
+// inputs are shared: each runs once), then each example takes its own.
+// CHECK-LABEL: func.func @main_vmap(
+// CHECK-SAME: %[[P:.*]]: tensor<8xi1> {relax.name = "p"}, %[[X:.*]]: tensor<3xf32> {relax.name = "x"})
+// CHECK: [[E:%.+]] = relax.exp %[[X]] : tensor<3xf32>
+// CHECK: [[T:%.+]] = relax.broadcast_to [[E]] : tensor<3xf32> -> tensor<8x3xf32>
+// CHECK: [[F:%.+]] = relax.broadcast_to %[[X]] : tensor<3xf32> -> tensor<8x3xf32>
+// CHECK: [[C:%.+]] = relax.reshape %[[P]] : tensor<8xi1> -> tensor<8x1xi1>
+// CHECK: relax.where [[C]], [[T]], [[F]] : tensor<8x1xi1>, tensor<8x3xf32>, tensor<8x3xf32> -> tensor<8x3xf32>
+// CHECK-NOT: relax.if
+func.func @main(%p: tensor<i1> {relax.name = "p"}, %x: tensor<3xf32> {relax.name = "x"}) -> tensor<3xf32> {
+  %r = relax.dataflow -> (tensor<3xf32>) {
+    %y = relax.if %p : tensor<i1> (%x : tensor<3xf32>) -> (tensor<3xf32>) {
+    ^bb0(%a: tensor<3xf32>):
+      %e = relax.exp %a : tensor<3xf32>
+      relax.yield %e : tensor<3xf32>
+    } else {
+    ^bb0(%a: tensor<3xf32>):
+      relax.yield %a : tensor<3xf32>
+    }
+    relax.output %y : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}

@@ -13,6 +13,21 @@
 #include "mlir/IR/Operation.h"
 
 namespace mlir::relax {
+/// What the vmap pass lends the batching rules of region ops
+/// (RegionBatchingOpInterface): the batched form of a body.
+class RegionBatcher {
+public:
+  virtual ~RegionBatcher();
+  /// Builds at `b`'s insertion point the batched ops of `body` (a block
+  /// whose terminator's operands are its results) applied to `args` (one
+  /// per block argument, batched where `batched` says). Returns each
+  /// terminator operand's value there and whether it is batched (an
+  /// unbatched one is the same for every example). Failure after a
+  /// diagnostic (an op of the body without a rule).
+  virtual FailureOr<SmallVector<std::pair<Value, bool>>>
+  batch(OpBuilder &b, Block &body, ValueRange args, ArrayRef<bool> batched) = 0;
+};
+
 /// `type` with a leading dimension of `n` (a tuple: each element so).
 Type batchedType(Type type, int64_t n);
 
@@ -34,6 +49,10 @@ Value padExample(OpBuilder &b, Location loc, Value v, int64_t rank);
 /// Unbatched `v` broadcast to a batch of `n` equal examples (a tuple: each
 /// element).
 Value broadcastBatch(OpBuilder &b, Location loc, Value v, int64_t n);
+
+/// `v` with its axis `from` moved to `to` (a permute_dims; `v` itself when
+/// they are equal).
+Value moveAxis(OpBuilder &b, Location loc, Value v, int64_t from, int64_t to);
 
 /// `operands` all batched: the unbatched ones broadcast.
 SmallVector<Value> allBatched(OpBuilder &b, Location loc, ValueRange operands,

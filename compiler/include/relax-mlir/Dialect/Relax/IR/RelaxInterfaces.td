@@ -125,6 +125,26 @@ def Relax_BatchingOpInterface : OpInterface<"BatchingOpInterface"> {
   ];
 }
 
+def Relax_RegionBatchingOpInterface : OpInterface<"RegionBatchingOpInterface"> {
+  let cppNamespace = "::mlir::relax";
+  let description = [{
+    The batching rule of an op with regions (loops, conditionals): like
+    BatchingOpInterface's, with the batching of a body lent by the vmap pass
+    (`RegionBatcher`, BatchingUtils.h), so that a rule can build a loop or a
+    branch over the batched body.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        As BatchingOpInterface::buildBatched, with `regions` to batch bodies.
+      }],
+      "::llvm::LogicalResult", "buildBatched",
+      (ins "::mlir::OpBuilder &":$builder, "int64_t":$batchSize,
+           "::mlir::ValueRange":$operands, "::llvm::ArrayRef<bool>":$batched,
+           "::llvm::MutableArrayRef<::mlir::Value>":$results,
+           "::mlir::relax::RegionBatcher &":$regions)>
+  ];
+}
+
 // Linear in its float operands jointly (its other operands, integer indices
 // for instance, are held fixed): its JVP is the op applied to the tangents.
 def Relax_Linear : NativeOpTrait<"relax::Linear">;

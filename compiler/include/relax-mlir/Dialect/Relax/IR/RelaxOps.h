@@ -83,6 +83,7 @@ class StopsDerivatives : public TraitBase<ConcreteType, StopsDerivatives> {};
 namespace mlir::relax {
 class PullbackBuilder;
 class PushforwardBuilder;
+class RegionBatcher;
 
 /// The custom directives of the loops' operand groups
 /// (`consts(...) init(...) xs(...)`; ControlFlowOps.cpp).

@@ -28,6 +28,7 @@ defvar Relax_LinearDifferentiable =
 
 // Ops with a batching rule (vmap) list this (rules in batching/*.cpp).
 defvar Relax_Batchable = DeclareOpInterfaceMethods<Relax_BatchingOpInterface>;
+defvar Relax_RegionBatchable = DeclareOpInterfaceMethods<Relax_RegionBatchingOpInterface>;
 
 include "relax-mlir/Dialect/Relax/IR/ops/StructureOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/ElementwiseOps.td"

@@ -7,6 +7,8 @@
 using namespace mlir;
 using namespace mlir::relax;
 
+RegionBatcher::~RegionBatcher() = default;
+
 Type mlir::relax::batchedType(Type type, int64_t n) {
   if (auto tuple = dyn_cast<TupleType>(type))
     return TupleType::get(type.getContext(),
@@ -86,4 +88,20 @@ LogicalResult mlir::relax::batchElementwise(Operation *op, OpBuilder &b, int64_t
   for (auto [i, r] : llvm::enumerate(batchedOp->getResults()))
     results[i] = r;
   return success();
+}
+
+/// `v` with its axis `from` moved to `to` (a permute_dims).
+Value mlir::relax::moveAxis(OpBuilder &b, Location loc, Value v, int64_t from, int64_t to) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (from == to)
+    return v;
+  SmallVector<int64_t> order;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (d != from)
+      order.push_back(d);
+  order.insert(order.begin() + to, from);
+  SmallVector<int64_t> shape;
+  for (int64_t d : order)
+    shape.push_back(type.getDimSize(d));
+  return PermuteDimsOp::create(b, loc, type.clone(shape), v, b.getDenseI64ArrayAttr(order));
 }

@@ -148,22 +148,6 @@ static Value indexConstant(OpBuilder &b, Location loc, Type elt, int64_t value) 
                              b.getIntegerAttr(elt, value).getValue()));
 }
 
-/// `v` with its axis `from` moved to `to` (a permute_dims).
-static Value moveAxis(OpBuilder &b, Location loc, Value v, int64_t from, int64_t to) {
-  auto type = cast<RankedTensorType>(v.getType());
-  if (from == to)
-    return v;
-  SmallVector<int64_t> order;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (d != from)
-      order.push_back(d);
-  order.insert(order.begin() + to, from);
-  SmallVector<int64_t> shape;
-  for (int64_t d : order)
-    shape.push_back(type.getDimSize(d));
-  return PermuteDimsOp::create(b, loc, type.clone(shape), v, b.getDenseI64ArrayAttr(order));
-}
-
 /// take(data, indices, axis) built with its result type.
 static Value takeAlong(OpBuilder &b, Location loc, Value data, Value indices, int64_t axis) {
   auto d = cast<RankedTensorType>(data.getType());

@@ -47,7 +47,7 @@ def Relax_ConditionOp : Relax_Op<"condition", [Pure, Terminator, HasParent<"Whil
 }
 
 def Relax_ScanOp : Relax_Op<"scan", [RecursiveMemoryEffects, IsolatedFromAbove, SingleBlock,
-    Relax_RegionDifferentiable]> {
+    Relax_RegionDifferentiable, Relax_RegionBatchable]> {
   let summary = "A loop over a carry and the slices of stacked inputs (JAX's lax.scan)";
   let description = [{
     Runs its body `length` times. The body's arguments are the `consts`
@@ -165,7 +165,7 @@ def Relax_WhileOp : Relax_Op<"while", [RecursiveMemoryEffects, IsolatedFromAbove
 // other operands and yield the results. Both modes differentiate the region
 // taken (ControlFlowGradients.cpp).
 class Relax_BranchOp<string mnemonic> : Relax_Op<mnemonic, [RecursiveMemoryEffects,
-    IsolatedFromAbove, Relax_RegionDifferentiable]> {
+    IsolatedFromAbove, Relax_RegionDifferentiable, Relax_RegionBatchable]> {
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::buildVectorJacobianProduct(
         ::mlir::OpBuilder &b, ::mlir::ValueRange resultGrads, ::llvm::ArrayRef<bool> needsGrad,
