@@ -30,7 +30,7 @@ BATCHING = {o.name.removeprefix("relax."): o.batching for o in relax_mlir.ops()}
 
 # Ops with tensor operands and no batching rule yet: vmap reports them by
 # name. A rule added (or removed) must update this list.
-NO_RULE = {"call_with_rules", "while"}
+NO_RULE = {"call_with_rules"}
 # Ops that take no batched value (no tensor operands, or structure the pass
 # walks itself).
 NEVER_BATCHED = {"condition", "dataflow", "full", "ones", "output", "yield", "zeros"}
@@ -222,11 +222,15 @@ def test_errors_say_what_to_change() -> None:
         relax_mlir.vmap(lambda x, k: nn.conv2d(x, k), in_axes=(None, 0))(img[0], k[:, None])
     from relax_mlir import lax
 
+    @relax_mlir.custom_vjp
+    def twice(v: Any) -> Any:
+        return v * 2.0
+
+    twice.defvjp(lambda v: (v * 2.0, None), lambda _, g: (g * 2.0,))
     with pytest.raises(relax_mlir.CompilationError,
-                       match=r"'relax.while' op has no batching rule \(vmap\): keep its "
-                             r"operands unbatched \(in_axes=None\), or map this part"):
-        relax_mlir.vmap(lambda x: lax.while_loop(lambda v: rnp.sum(v) < 10.0,
-                                                 lambda v: v * 2.0, x))(X)
+                       match=r"'relax.call_with_rules' op has no batching rule \(vmap\): keep "
+                             r"its operands unbatched \(in_axes=None\), or map this part"):
+        relax_mlir.vmap(twice)(X)
 
 
 def test_a_batch_of_images_through_a_cnn() -> None:
@@ -426,3 +430,25 @@ def test_the_batched_signatures_kept_follow_config_cache_size() -> None:
         assert len(f._jits) == 1        # one argument structure
     finally:
         relax_mlir.config.update("cache_size", saved)
+
+
+def test_a_while_loop_batches_with_a_shared_or_per_example_predicate() -> None:
+    """A per-example predicate: the loop runs while any example's holds, each
+    example's carry kept once its own fails (JAX's batched while_loop)."""
+    def halve_until(x: Any, limit: Any) -> Any:
+        return relax_mlir.lax.while_loop(lambda v: rnp.sum(v) > limit, lambda v: v * 0.5, x)
+
+    def halve_until_numpy(x: np.ndarray, limit: float) -> np.ndarray:
+        while x.sum() > limit:
+            x = x * 0.5
+        return x
+
+    xs = np.abs(RNG.normal(size=(5, 3))) * np.array([[1.0], [10.0], [100.0], [0.1], [3.0]])
+    got = relax_mlir.vmap(halve_until, in_axes=(0, None))(xs, 1.0)
+    np.testing.assert_allclose(got, [halve_until_numpy(x, 1.0) for x in xs], rtol=1e-12)
+    limits = np.array([0.5, 1.0, 2.0, 4.0, 8.0])
+    got = relax_mlir.vmap(halve_until, in_axes=(None, 0))(xs[2], limits)
+    np.testing.assert_allclose(got, [halve_until_numpy(xs[2], t) for t in limits], rtol=1e-12)
+    # A shared predicate (a fixed count) over batched carries: one plain loop.
+    got = relax_mlir.vmap(lambda x: relax_mlir.lax.fori_loop(0, 3, lambda i, v: v * 2.0, x))(xs)
+    np.testing.assert_allclose(got, xs * 8.0, rtol=1e-12)

@@ -7,7 +7,10 @@
 // outputs have the batch moved back in front. relax.if and relax.switch with
 // an unbatched predicate or index are one branch op over the batched
 // branches; with a batched one, every branch runs on the whole batch and each
-// example takes its own branch's results (JAX's select).
+// example takes its own branch's results (JAX's select). relax.while with a
+// shared predicate is one while over the batched regions; with a batched one
+// it runs while any example's predicate holds, each example's carries kept
+// once its own predicate fails (JAX's batched while_loop).
 //
 //===----------------------------------------------------------------------===//
 
@@ -223,4 +226,97 @@ LogicalResult SwitchOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operand
                                      ArrayRef<bool> batched, MutableArrayRef<Value> results,
                                      RegionBatcher &regions) {
   return batchBranches(*this, b, n, operands, batched, results, regions);
+}
+
+LogicalResult WhileOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
+                                    ArrayRef<bool> batched, MutableArrayRef<Value> results,
+                                    RegionBatcher &regions) {
+  Location loc = getLoc();
+  int64_t nc = getNumConsts();
+  int64_t nk = static_cast<int64_t>(operands.size()) - nc;
+  SmallVector<Value> consts(operands.take_front(nc));
+  SmallVector<bool> carries(batched.begin() + nc, batched.end());
+  Block &cond = getCond().front(), &body = getBody().front();
+  auto carryInit = [&](int64_t k) {
+    Value v = operands[nc + k];
+    return carries[k] && !batched[nc + k] ? broadcastBatch(b, loc, v, n) : v;
+  };
+  for (int64_t attempt = 0; attempt <= nk + 1; ++attempt) {
+    SmallVector<Value> init;
+    for (int64_t k = 0; k < nk; ++k)
+      init.push_back(carryInit(k));
+    SmallVector<Type> argTypes(ValueRange(consts).getTypes());
+    llvm::append_range(argTypes, ValueRange(init).getTypes());
+    SmallVector<bool> argBatched(batched.begin(), batched.begin() + nc);
+    llvm::append_range(argBatched, carries);
+    // The predicate and the new carries, to see what is batched.
+    DetachedBlock condBlock(argTypes, loc), bodyBlock(argTypes, loc);
+    OpBuilder cb(b.getContext()), bb(b.getContext());
+    cb.setInsertionPointToEnd(condBlock.block);
+    bb.setInsertionPointToEnd(bodyBlock.block);
+    auto pred = regions.batch(cb, cond, condBlock.block->getArguments(), argBatched);
+    if (failed(pred))
+      return failure();
+    bool perExample = (*pred)[0].second;
+    if (perExample) {
+      // Each example stops on its own: every carry is batched (and kept
+      // where the example's predicate failed).
+      if (!llvm::all_of(carries, [](bool c) { return c; })) {
+        carries.assign(nk, true);
+        continue;
+      }
+      // The body first asks each example's predicate again.
+      auto again = regions.batch(bb, cond, bodyBlock.block->getArguments(), argBatched);
+      if (failed(again))
+        return failure();
+      auto next = regions.batch(bb, body, bodyBlock.block->getArguments(), argBatched);
+      if (failed(next))
+        return failure();
+      Value running = (*again)[0].first;  // (n) i1
+      SmallVector<Value> yields;
+      for (int64_t k = 0; k < nk; ++k) {
+        auto [v, isBatched] = (*next)[k];
+        Value updated = isBatched ? v : broadcastBatch(bb, loc, v, n);
+        Value old = bodyBlock.block->getArgument(nc + k);
+        auto type = cast<RankedTensorType>(old.getType());
+        SmallVector<int64_t> shape(type.getRank(), 1);
+        shape[0] = n;
+        yields.push_back(
+            vjp::where(bb, loc, vjp::reshapeTo(bb, loc, running, shape), updated, old));
+      }
+      YieldOp::create(bb, loc, yields);
+      // Go on while any example's predicate holds.
+      Value count = vjp::sumOver(cb, loc, vjp::astype(cb, loc, (*pred)[0].first,
+                                                      cb.getI64Type()), {0}, false);
+      Value zero = arith::ConstantOp::create(
+          cb, loc, DenseElementsAttr::get(RankedTensorType::get({}, cb.getI64Type()),
+                                          cb.getI64IntegerAttr(0).getValue()));
+      ConditionOp::create(cb, loc, vjp::greater(cb, loc, count, zero));
+    } else {
+      auto next = regions.batch(bb, body, bodyBlock.block->getArguments(), argBatched);
+      if (failed(next))
+        return failure();
+      bool grew = false;
+      for (int64_t k = 0; k < nk; ++k)
+        if ((*next)[k].second && !carries[k])
+          carries[k] = grew = true;
+      if (grew)
+        continue;
+      SmallVector<Value> yields;
+      for (int64_t k = 0; k < nk; ++k) {
+        auto [v, isBatched] = (*next)[k];
+        yields.push_back(carries[k] && !isBatched ? broadcastBatch(bb, loc, v, n) : v);
+      }
+      YieldOp::create(bb, loc, yields);
+      ConditionOp::create(cb, loc, (*pred)[0].first);
+    }
+    auto loop = WhileOp::create(b, loc, consts, init, getMaxIterationsAttr(),
+                                getCheckpointEveryAttr());
+    loop.getCond().push_back(condBlock.release());
+    loop.getBody().push_back(bodyBlock.release());
+    for (int64_t k = 0; k < nk; ++k)
+      results[k] = carries[k] ? loop.getResult(k) : broadcastBatch(b, loc, loop.getResult(k), n);
+    return success();
+  }
+  return emitOpError("vmap: the batched carries did not settle");
 }

@@ -108,7 +108,7 @@ def Relax_ScanOp : Relax_Op<"scan", [RecursiveMemoryEffects, IsolatedFromAbove, 
 }
 
 def Relax_WhileOp : Relax_Op<"while", [RecursiveMemoryEffects, IsolatedFromAbove,
-    Relax_RegionDifferentiable]> {
+    Relax_RegionDifferentiable, Relax_RegionBatchable]> {
   let summary = "A loop while a condition holds (JAX's lax.while_loop)";
   let description = [{
     Both regions take the `consts` and the carries (`init` at first). The
