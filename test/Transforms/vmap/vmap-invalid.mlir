@@ -11,7 +11,8 @@ func.func @main(%w: tensor<1x1x2x2xf32>, %img: tensor<1x1x3x3xf32>) -> tensor<1x
     // expected-error @+1 {{'relax.conv2d' op has no batching rule for a batched operand 1 yet (vmap over the input only)}}
     %c = relax.conv2d %img, %w : tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
     %imgs = relax.broadcast_to %img : tensor<1x1x3x3xf32> -> tensor<2x1x1x3x3xf32>
-    %s = relax.scan length = 2 consts(%w : tensor<1x1x2x2xf32>) init(%c : tensor<1x1x2x2xf32>) xs(%imgs : tensor<2x1x1x3x3xf32>) -> (tensor<1x1x2x2xf32>) {
+    %z = relax.zeros : tensor<1x1x2x2xf32>
+    %s = relax.scan length = 2 consts(%w : tensor<1x1x2x2xf32>) init(%z : tensor<1x1x2x2xf32>) xs(%imgs : tensor<2x1x1x3x3xf32>) -> (tensor<1x1x2x2xf32>) {
     ^bb0(%wc: tensor<1x1x2x2xf32>, %carry: tensor<1x1x2x2xf32>, %x: tensor<1x1x3x3xf32>):
       // expected-error @+1 {{'relax.conv2d' op has no batching rule for a batched operand 1}}
       %d = relax.conv2d %x, %wc : tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
@@ -30,7 +31,8 @@ func.func @main(%w: tensor<1x1x2x2xf32>, %img: tensor<1x1x3x3xf32>) -> tensor<1x
     ^bb0(%a: tensor<1x1x2x2xf32>, %b: tensor<1x1x3x3xf32>):
       relax.yield %a : tensor<1x1x2x2xf32>
     }
-    %out = relax.add %y, %s : tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
+    %ys = relax.add %y, %s : tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
+    %out = relax.add %ys, %c : tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
     relax.output %out : tensor<1x1x2x2xf32>
   }
   return %r : tensor<1x1x2x2xf32>

@@ -157,3 +157,42 @@ func.func @main(%p: tensor<i1> {relax.name = "p"}, %x: tensor<3xf32> {relax.name
   }
   return %r : tensor<3xf32>
 }
+
+// -----
+
+// A while whose predicate differs per example: it runs while any example's
+// holds (a count of the batch's predicates), and the body asks each
+// example's predicate again to keep the carry of the examples that stopped.
+// CHECK-LABEL: func.func @main_vmap(
+// CHECK-SAME: %[[X:.*]]: tensor<8x3xf32> {relax.name = "x"})
+// CHECK: relax.while max_iterations = 50 init(%[[X]] : tensor<8x3xf32>) -> (tensor<8x3xf32>) cond {
+// CHECK:   [[P:%.+]] = relax.greater {{.*}} : tensor<8xf32>, tensor<f32> -> tensor<8xi1>
+// CHECK:   [[N:%.+]] = relax.astype [[P]] : tensor<8xi1> -> tensor<8xi64>
+// CHECK:   [[COUNT:%.+]] = relax.sum [[N]] {axis = array<i64: 0>} : tensor<8xi64> -> tensor<i64>
+// CHECK:   [[ANY:%.+]] = relax.greater [[COUNT]], %{{.+}} : tensor<i64>, tensor<i64> -> tensor<i1>
+// CHECK:   relax.condition [[ANY]] : tensor<i1>
+// CHECK: } do {
+// CHECK: ^bb0(%[[V:.+]]: tensor<8x3xf32>):
+// CHECK:   [[Q:%.+]] = relax.greater {{.*}} -> tensor<8xi1>
+// CHECK:   [[H:%.+]] = relax.multiply %[[V]]
+// CHECK:   [[Q2:%.+]] = relax.reshape [[Q]] : tensor<8xi1> -> tensor<8x1xi1>
+// CHECK:   [[KEEP:%.+]] = relax.where [[Q2]], [[H]], %[[V]]
+// CHECK:   relax.yield [[KEEP]] : tensor<8x3xf32>
+func.func @main(%x: tensor<3xf32> {relax.name = "x"}) -> tensor<3xf32> {
+  %r = relax.dataflow -> (tensor<3xf32>) {
+    %w = relax.while max_iterations = 50 init(%x : tensor<3xf32>) -> (tensor<3xf32>) cond {
+    ^bb0(%v: tensor<3xf32>):
+      %p = relax.sum %v : tensor<3xf32> -> tensor<f32>
+      %one = arith.constant dense<1.0> : tensor<f32>
+      %c = relax.greater %p, %one : tensor<f32>, tensor<f32> -> tensor<i1>
+      relax.condition %c : tensor<i1>
+    } do {
+    ^bb0(%v: tensor<3xf32>):
+      %h = arith.constant dense<0.5> : tensor<f32>
+      %d = relax.multiply %v, %h : tensor<3xf32>, tensor<f32> -> tensor<3xf32>
+      relax.yield %d : tensor<3xf32>
+    }
+    relax.output %w : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}
