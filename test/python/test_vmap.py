@@ -220,7 +220,6 @@ def test_errors_say_what_to_change() -> None:
                        match=r"(?s)'relax.conv2d' op has no batching rule for a batched operand "
                              r"1 yet.*'@main' has ops without a batching rule"):
         relax_mlir.vmap(lambda x, k: nn.conv2d(x, k), in_axes=(None, 0))(img[0], k[:, None])
-    from relax_mlir import lax
 
     @relax_mlir.custom_vjp
     def twice(v: Any) -> Any:
