@@ -311,29 +311,22 @@ struct ElementwiseLowering : OpConversionPattern<Op> {
   }
 };
 
-/// relax.astype: the result element type picks the conversion.
-struct AstypeLowering : OpConversionPattern<AstypeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(AstypeOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Type to = op.getType().getElementType();
-    rewriter.replaceOp(op, buildElementwise(rewriter, op.getLoc(), op.getType(), adaptor.getX(),
-                                            [&](OpBuilder &b, Location l, ValueRange x) {
-                                              return convertElement(b, l, x[0], to);
-                                            }));
-    return success();
-  }
-};
+/// An element of `x` as element type `to`, as relax.bitcast reads it.
+static Value bitcastElement(OpBuilder &b, Location l, Value x, Type to) {
+  return arith::BitcastOp::create(b, l, to, x);
+}
 
-/// relax.bitcast: arith.bitcast of each element.
-struct BitcastLowering : OpConversionPattern<BitcastOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(BitcastOp op, OpAdaptor adaptor,
+/// relax.astype (convertElement: the result element type picks the
+/// conversion) and relax.bitcast (arith.bitcast): `Convert` of each element.
+template <typename Op, Value (*Convert)(OpBuilder &, Location, Value, Type)>
+struct ElementConversionLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Type to = op.getType().getElementType();
     rewriter.replaceOp(op, buildElementwise(rewriter, op.getLoc(), op.getType(), adaptor.getX(),
                                             [&](OpBuilder &b, Location l, ValueRange x) {
-                                              return arith::BitcastOp::create(b, l, to, x[0]);
+                                              return Convert(b, l, x[0], to);
                                             }));
     return success();
   }
@@ -430,7 +423,9 @@ void mlir::relax::lowering::populateElementwiseLoweringPatterns(RewritePatternSe
                                                          arith::CmpIPredicate::slt>>,
                ElementwiseLowering<LessEqualOp, scalarCompare<arith::CmpFPredicate::OLE,
                                                               arith::CmpIPredicate::sle>>,
-               AstypeLowering, LeakyReluLowering, ClipLowering, BitcastLowering,
+               ElementConversionLowering<AstypeOp, convertElement>,
+               ElementConversionLowering<BitcastOp, bitcastElement>, LeakyReluLowering,
+               ClipLowering,
                ElementwiseLowering<BitwiseAndOp, scalarBitwise<arith::AndIOp>>,
                ElementwiseLowering<BitwiseOrOp, scalarBitwise<arith::OrIOp>>,
                ElementwiseLowering<BitwiseXorOp, scalarBitwise<arith::XOrIOp>>,

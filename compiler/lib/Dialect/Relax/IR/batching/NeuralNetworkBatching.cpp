@@ -131,16 +131,38 @@ LogicalResult AvgPool2dOp::buildBatched(OpBuilder &b, int64_t n, ValueRange oper
   return batchFoldedIntoN(*this, b, n, operands, batched, results);
 }
 
-/// The normalized axes moved past the batch; gamma and beta must be
-/// unbatched (they broadcast over it).
+/// The normalized axes moved past the batch. With gamma and beta shared:
+/// the op over the batch. With either batched: the op with gamma 1 and beta
+/// 0, then each example's scale and shift, laid out over x's dims (their
+/// per-example shape is x's at the sorted axes).
 LogicalResult LayerNormOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
                                         ArrayRef<bool> batched, MutableArrayRef<Value> results) {
-  if (batched[1] || batched[2])
-    return emitOpError("has no batching rule for batched gamma or beta yet (vmap over x only)");
-  int64_t rank = getX().getType().getRank();
+  Location loc = getLoc();
+  RankedTensorType x = getX().getType();
+  int64_t rank = x.getRank();
   SmallVector<int64_t> axes =
       llvm::map_to_vector(getAxes(), [&](int64_t a) { return batchedAxis(a, rank); });
-  results[0] =
-      createBatchedWith(b, *this, operands, n, getAxesAttrName(), b.getDenseI64ArrayAttr(axes));
+  if (!batched[1] && !batched[2]) {
+    results[0] = createBatchedWith(b, *this, operands, n, getAxesAttrName(),
+                                   b.getDenseI64ArrayAttr(axes));
+    return success();
+  }
+  Value xb = batched[0] ? operands[0] : broadcastBatch(b, loc, operands[0], n);
+  Type paramType = getGamma().getType();
+  Value ones = OnesOp::create(b, loc, paramType), zeros = buildZeros(b, loc, paramType);
+  Value normalized = LayerNormOp::create(b, loc, xb, ones, zeros, b.getDenseI64ArrayAttr(axes),
+                                         getEpsilonAttr());
+  // (n, params...) -> (n, x's dims with 1 off the axes); shared: without n.
+  SmallVector<int64_t> laidOut;
+  for (int64_t d = 0; d < rank; ++d)
+    laidOut.push_back(llvm::is_contained(axes, d + 1) ? x.getDimSize(d) : 1);
+  auto layOut = [&](Value v, bool isBatched) {
+    SmallVector<int64_t> shape(laidOut);
+    if (isBatched)
+      shape.insert(shape.begin(), n);
+    return vjp::reshapeTo(b, loc, v, shape);
+  };
+  results[0] = vjp::add(b, loc, vjp::mul(b, loc, normalized, layOut(operands[1], batched[1])),
+                        layOut(operands[2], batched[2]));
   return success();
 }

@@ -31,14 +31,12 @@ LogicalResult MinOp::verify() { return verifyNonEmptyReduction(*this, "minimum")
 LogicalResult mlir::relax::inferArgExtremumType(std::optional<Location> loc, Type input,
                                                IntegerAttr axis, bool keepdims,
                                                SmallVectorImpl<Type> &results) {
-  auto type = dyn_cast<RankedTensorType>(input);
-  if (!type)
-    return emitOptionalError(loc, "operand must be a ranked tensor");
   DenseI64ArrayAttr axes;
   if (axis)
     axes = DenseI64ArrayAttr::get(input.getContext(), {axis.getInt()});
   if (failed(inferReductionType(loc, input, axes, keepdims, results)))
     return failure();
+  auto type = cast<RankedTensorType>(input);  // (inference checked it)
   for (int64_t a :
        normalizeReductionAxes(type, axes ? std::optional(axes.asArrayRef()) : std::nullopt))
     if (type.getDimSize(a) == 0)
