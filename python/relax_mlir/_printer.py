@@ -19,28 +19,29 @@ import numpy as np
 from ._boundary import NUMPY_DTYPES
 from ._pytree import rebuild_json
 
-_LOCAL = threading.local()  # the values of the print being assembled, per thread
+_LOCAL = threading.local()  # the print being assembled, per thread: (spec, values)
 
 
 def _printer(spec_address: int, index: int, data: int) -> None:
     try:
-        pending: list[np.ndarray] = getattr(_LOCAL, "values", [])
+        if index <= 0:  # a print's first call (or its only one): its spec, read once
+            if index == 0 or getattr(_LOCAL, "current", None) is None:
+                _LOCAL.current = (json.loads(ctypes.string_at(spec_address).decode()), [])
+        spec, values = _LOCAL.current
         if index >= 0:
-            spec = json.loads(ctypes.string_at(spec_address).decode())
             shape, element = spec["leaves"][index]
             dtype = np.dtype(NUMPY_DTYPES[element])
             size = math.prod(shape) * dtype.itemsize
             raw = ctypes.string_at(data, size) if size else b""
-            pending.append(np.frombuffer(raw, dtype).reshape(shape).copy())
-            _LOCAL.values = pending
+            values.append(np.frombuffer(raw, dtype).reshape(shape).copy())
             return
-        _LOCAL.values = []
-        spec = json.loads(ctypes.string_at(spec_address).decode())["spec"]
-        leaves = iter(pending)
-        args = rebuild_json(spec["args"], leaves)
-        kwargs = rebuild_json(spec["kwargs"], leaves)
-        print(spec["format"].format(*args, **kwargs), file=sys.stdout, flush=True)
+        _LOCAL.current = None
+        leaves = iter(values)
+        args = rebuild_json(spec["spec"]["args"], leaves)
+        kwargs = rebuild_json(spec["spec"]["kwargs"], leaves)
+        print(spec["spec"]["format"].format(*args, **kwargs), file=sys.stdout, flush=True)
     except Exception as e:  # an exception cannot cross the compiled code
+        _LOCAL.current = None
         print(f"relax_mlir.debug.print failed: {type(e).__name__}: {e}", file=sys.stderr)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from . import numpy as rnp
 from ._pytree import tree_flatten, tree_unflatten, treedef_to_json
-from ._trace import TracingError, call_site, current_trace, element_name
+from ._trace import TracingError, call_site, current_trace
 from .dialects import relax as _r
 
 __all__ = ["print"]
@@ -56,9 +56,7 @@ def print(fmt: str, *args: Any, **kwargs: Any) -> None:  # noqa: A001 (JAX's nam
     except (IndexError, KeyError, ValueError) as e:
         raise TracingError(f"{call_site()}: debug.print format {fmt!r} does not match its "
                            f"arguments", f"{type(e).__name__}: {e}") from None
-    values = [rnp.asarray(v) for v in arg_leaves + kw_leaves]
-    for v in values:
-        element_name(v.dtype)
+    values = [rnp.asarray(v) for v in arg_leaves + kw_leaves]  # (checks their dtypes)
     spec = {"format": fmt, "args": treedef_to_json(args_def, "args"),
             "kwargs": treedef_to_json(kwargs_def, "kwargs")}
     trace.emit(_r.debug_print, json.dumps(spec), [trace.operand(v) for v in values],

@@ -54,6 +54,30 @@ static Type stackedOf(Type type, int64_t n) {
   return t.clone(shape);
 }
 
+/// `v` batched when `want` is: broadcast over the batch unless it already is.
+static Value batchedIf(OpBuilder &b, Location loc, Value v, bool isBatched, bool want,
+                       int64_t n) {
+  return want && !isBatched ? broadcastBatch(b, loc, v, n) : v;
+}
+
+/// Marks batched the carries a batched body yields batched (the first
+/// `carries.size()` of `out`); whether any was not yet.
+static bool widenCarries(ArrayRef<std::pair<Value, bool>> out, MutableArrayRef<bool> carries) {
+  bool grew = false;
+  for (auto [k, carry] : llvm::enumerate(carries))
+    if (out[k].second && !carry)
+      carry = grew = true;
+  return grew;
+}
+
+/// Per example, `a` where its `mask` element (shape (n)) holds, else `b`.
+static Value selectExamples(OpBuilder &b, Location loc, Value mask, Value a, Value other) {
+  auto type = cast<RankedTensorType>(a.getType());
+  SmallVector<int64_t> shape(type.getRank(), 1);
+  shape[0] = type.getDimSize(0);
+  return vjp::where(b, loc, vjp::reshapeTo(b, loc, mask, shape), a, other);
+}
+
 LogicalResult ScanOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
                                    ArrayRef<bool> batched, MutableArrayRef<Value> results,
                                    RegionBatcher &regions) {
@@ -72,10 +96,8 @@ LogicalResult ScanOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
   // At most one more attempt per carry: each adds at least one.
   for (int64_t attempt = 0; attempt <= nk; ++attempt) {
     SmallVector<Value> init;
-    for (int64_t k = 0; k < nk; ++k) {
-      Value v = operands[nc + k];
-      init.push_back(carries[k] && !batched[nc + k] ? broadcastBatch(b, loc, v, n) : v);
-    }
+    for (int64_t k = 0; k < nk; ++k)
+      init.push_back(batchedIf(b, loc, operands[nc + k], batched[nc + k], carries[k], n));
     SmallVector<Type> argTypes(ValueRange(consts).getTypes());
     llvm::append_range(argTypes, ValueRange(init).getTypes());
     for (Value x : xs)
@@ -89,18 +111,12 @@ LogicalResult ScanOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
     auto out = regions.batch(inner, getBody().front(), body.block->getArguments(), argBatched);
     if (failed(out))
       return failure();
-    bool grew = false;
-    for (int64_t k = 0; k < nk; ++k)
-      if ((*out)[k].second && !carries[k])
-        carries[k] = grew = true;
-    if (grew)
+    if (widenCarries(*out, carries))
       continue;
     SmallVector<Value> yields;
     SmallVector<Type> ysTypes;
-    for (int64_t k = 0; k < nk; ++k) {
-      auto [v, isBatched] = (*out)[k];
-      yields.push_back(carries[k] && !isBatched ? broadcastBatch(inner, loc, v, n) : v);
-    }
+    for (int64_t k = 0; k < nk; ++k)
+      yields.push_back(batchedIf(inner, loc, (*out)[k].first, (*out)[k].second, carries[k], n));
     for (int64_t j = 0; j < ny; ++j) {
       yields.push_back((*out)[nk + j].first);
       ysTypes.push_back(stackedOf((*out)[nk + j].first.getType(), getLength()));
@@ -111,8 +127,7 @@ LogicalResult ScanOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
                        getCheckpointEvery());
     scan.getBody().push_back(body.release());
     for (int64_t k = 0; k < nk; ++k)
-      results[k] = carries[k] ? scan.getResult(k)
-                              : broadcastBatch(b, loc, scan.getResult(k), n);
+      results[k] = batchedIf(b, loc, scan.getResult(k), carries[k], true, n);
     for (int64_t j = 0; j < ny; ++j) {
       Value y = scan.getResult(nk + j);
       // (length, n, ...) -> (n, length, ...).
@@ -145,15 +160,12 @@ static LogicalResult batchBranches(Operation *op, OpBuilder &b, int64_t n, Value
         return failure();
       SmallVector<Value> values;
       for (auto [v, isBatched] : *out)
-        values.push_back(isBatched ? v : broadcastBatch(b, loc, v, n));
+        values.push_back(batchedIf(b, loc, v, isBatched, true, n));
       branchResults.push_back(values);
     }
     Value selector = operands[0];  // (n) i1 or integer
     unsigned numBranches = op->getNumRegions();
     for (unsigned r = 0; r < numResults; ++r) {
-      auto type = cast<RankedTensorType>(branchResults[0][r].getType());
-      SmallVector<int64_t> shape(type.getRank(), 1);
-      shape[0] = n;
       Value picked = branchResults[numBranches - 1][r];
       for (int64_t k = static_cast<int64_t>(numBranches) - 2; k >= 0; --k) {
         Value chosen;
@@ -165,8 +177,7 @@ static LogicalResult batchBranches(Operation *op, OpBuilder &b, int64_t n, Value
                                        b.getF64FloatAttr(numBranches - 1.0));
           chosen = EqualOp::create(b, loc, index, vjp::scalarLike(b, loc, index, k));
         }
-        picked = vjp::where(b, loc, vjp::reshapeTo(b, loc, chosen, shape),
-                            branchResults[k][r], picked);
+        picked = selectExamples(b, loc, chosen, branchResults[k][r], picked);
       }
       results[r] = picked;
     }
@@ -198,9 +209,7 @@ static LogicalResult batchBranches(Operation *op, OpBuilder &b, int64_t n, Value
     inner.setInsertionPointToEnd(block->block);
     SmallVector<Value> yields;
     for (unsigned r = 0; r < numResults; ++r)
-      yields.push_back(resultBatched[r] && !out[r].second
-                           ? broadcastBatch(inner, loc, out[r].first, n)
-                           : out[r].first);
+      yields.push_back(batchedIf(inner, loc, out[r].first, out[r].second, resultBatched[r], n));
     YieldOp::create(inner, loc, yields);
   }
   OperationState state(loc, op->getName());
@@ -211,8 +220,7 @@ static LogicalResult batchBranches(Operation *op, OpBuilder &b, int64_t n, Value
     state.addRegion()->push_back(block->release());
   Operation *copy = b.create(state);
   for (unsigned r = 0; r < numResults; ++r)
-    results[r] = resultBatched[r] ? copy->getResult(r)
-                                  : broadcastBatch(b, loc, copy->getResult(r), n);
+    results[r] = batchedIf(b, loc, copy->getResult(r), resultBatched[r], true, n);
   return success();
 }
 
@@ -237,14 +245,10 @@ LogicalResult WhileOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands
   SmallVector<Value> consts(operands.take_front(nc));
   SmallVector<bool> carries(batched.begin() + nc, batched.end());
   Block &cond = getCond().front(), &body = getBody().front();
-  auto carryInit = [&](int64_t k) {
-    Value v = operands[nc + k];
-    return carries[k] && !batched[nc + k] ? broadcastBatch(b, loc, v, n) : v;
-  };
   for (int64_t attempt = 0; attempt <= nk + 1; ++attempt) {
     SmallVector<Value> init;
     for (int64_t k = 0; k < nk; ++k)
-      init.push_back(carryInit(k));
+      init.push_back(batchedIf(b, loc, operands[nc + k], batched[nc + k], carries[k], n));
     SmallVector<Type> argTypes(ValueRange(consts).getTypes());
     llvm::append_range(argTypes, ValueRange(init).getTypes());
     SmallVector<bool> argBatched(batched.begin(), batched.begin() + nc);
@@ -276,37 +280,24 @@ LogicalResult WhileOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands
       SmallVector<Value> yields;
       for (int64_t k = 0; k < nk; ++k) {
         auto [v, isBatched] = (*next)[k];
-        Value updated = isBatched ? v : broadcastBatch(bb, loc, v, n);
-        Value old = bodyBlock.block->getArgument(nc + k);
-        auto type = cast<RankedTensorType>(old.getType());
-        SmallVector<int64_t> shape(type.getRank(), 1);
-        shape[0] = n;
-        yields.push_back(
-            vjp::where(bb, loc, vjp::reshapeTo(bb, loc, running, shape), updated, old));
+        yields.push_back(selectExamples(bb, loc, running, batchedIf(bb, loc, v, isBatched, true, n),
+                                        bodyBlock.block->getArgument(nc + k)));
       }
       YieldOp::create(bb, loc, yields);
       // Go on while any example's predicate holds.
       Value count = vjp::sumOver(cb, loc, vjp::astype(cb, loc, (*pred)[0].first,
                                                       cb.getI64Type()), {0}, false);
-      Value zero = arith::ConstantOp::create(
-          cb, loc, DenseElementsAttr::get(RankedTensorType::get({}, cb.getI64Type()),
-                                          cb.getI64IntegerAttr(0).getValue()));
-      ConditionOp::create(cb, loc, vjp::greater(cb, loc, count, zero));
+      ConditionOp::create(cb, loc,
+                          vjp::greater(cb, loc, count, vjp::scalarLike(cb, loc, count, 0.0)));
     } else {
       auto next = regions.batch(bb, body, bodyBlock.block->getArguments(), argBatched);
       if (failed(next))
         return failure();
-      bool grew = false;
-      for (int64_t k = 0; k < nk; ++k)
-        if ((*next)[k].second && !carries[k])
-          carries[k] = grew = true;
-      if (grew)
+      if (widenCarries(*next, carries))
         continue;
       SmallVector<Value> yields;
-      for (int64_t k = 0; k < nk; ++k) {
-        auto [v, isBatched] = (*next)[k];
-        yields.push_back(carries[k] && !isBatched ? broadcastBatch(bb, loc, v, n) : v);
-      }
+      for (int64_t k = 0; k < nk; ++k)
+        yields.push_back(batchedIf(bb, loc, (*next)[k].first, (*next)[k].second, carries[k], n));
       YieldOp::create(bb, loc, yields);
       ConditionOp::create(cb, loc, (*pred)[0].first);
     }
@@ -315,7 +306,7 @@ LogicalResult WhileOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands
     loop.getCond().push_back(condBlock.release());
     loop.getBody().push_back(bodyBlock.release());
     for (int64_t k = 0; k < nk; ++k)
-      results[k] = carries[k] ? loop.getResult(k) : broadcastBatch(b, loc, loop.getResult(k), n);
+      results[k] = batchedIf(b, loc, loop.getResult(k), carries[k], true, n);
     return success();
   }
   return emitOpError("vmap: the batched carries did not settle");
