@@ -75,27 +75,17 @@ def _rotate_left(x: Array, r: int) -> Array:
                    emit_op(_r.shift_right_logical, x, rnp.asarray(_i32(32 - r))))
 
 
-def _xor(a: Array, b: Array) -> Array:
-    return emit_op(_r.bitwise_xor, *_same_shape(a, b))
-
-
-def _same_shape(*xs: Any) -> list[Array]:
-    arrays = [rnp.asarray(x) for x in xs]
-    shape = _np.broadcast_shapes(*[a.shape for a in arrays])
-    return [rnp.broadcast_to(a, shape) for a in arrays]
-
-
 def _threefry(k1: Array, k2: Array, x0: Array, x1: Array) -> tuple[Array, Array]:
     """Threefry-2x32 (20 rounds) of the counter words x0, x1 (int32 arrays of
     one shape) under the key words k1, k2: int32 arrays holding uint32 bits;
     additions wrap as uint32 ones do."""
-    ks = [k1, k2, _xor(_xor(k1, k2), rnp.asarray(_i32(_PARITY)))]
+    ks = [k1, k2, rnp.bitwise_xor(rnp.bitwise_xor(k1, k2), rnp.asarray(_i32(_PARITY)))]
     x0 = x0 + ks[0]
     x1 = x1 + ks[1]
     for i in range(5):
         for r in _ROTATIONS[i % 2]:
             x0 = x0 + x1
-            x1 = _xor(_rotate_left(x1, r), x0)
+            x1 = rnp.bitwise_xor(_rotate_left(x1, r), x0)
         x0 = x0 + ks[(i + 1) % 3]
         x1 = x1 + ks[(i + 2) % 3] + rnp.asarray(_i32(i + 1))
     return x0, x1
@@ -207,7 +197,7 @@ def _bits32(key: Any, shape: tuple[int, ...]) -> Array:
     """32 random bits per element (int32 holding uint32 bits), as JAX's
     partitionable random_bits(key, 32, shape)."""
     b1, b2 = _bits_pair(key, shape)
-    return _xor(b1, b2)
+    return rnp.bitwise_xor(b1, b2)
 
 
 def _zero_extend(x: Array) -> Array:
@@ -309,7 +299,6 @@ def bernoulli(key: Any, p: Any = 0.5, shape: Any = None) -> Array:
 def _rem(a: Array, b: Array) -> Array:
     """a mod b for non-negative int64 a and positive b (relax.divide of
     integers truncates, which is the floor here)."""
-    a, b = _same_shape(a, b)
     return a - emit_op(_r.divide, a, b) * b
 
 
@@ -334,13 +323,13 @@ def randint(key: Any, shape: Any, minval: Any, maxval: Any, dtype: Any = _np.int
     higher = _zero_extend(_bits32(k1, shape))
     lower = _zero_extend(_bits32(k2, shape))
     mask = rnp.asarray(_np.int64(0xFFFFFFFF))
-    span = emit_op(_r.bitwise_and, *_same_shape(hi - lo, mask))
+    span = rnp.bitwise_and(hi - lo, mask)
     span = rnp.where(rnp.less_equal(hi, lo), rnp.ones_like(span), span)
-    multiplier = _rem(rnp.broadcast_to(rnp.asarray(_np.int64(2 ** 16)), span.shape), span)
+    multiplier = _rem(rnp.asarray(_np.int64(2 ** 16)), span)
     # uint32 products wrap: 2^16 * 2^16 is 0.
-    multiplier = _rem(emit_op(_r.bitwise_and, *_same_shape(multiplier * multiplier, mask)), span)
-    offset = emit_op(_r.bitwise_and, *_same_shape(_rem(higher, span) * multiplier, mask))
-    offset = emit_op(_r.bitwise_and, *_same_shape(offset + _rem(lower, span), mask))
+    multiplier = _rem(rnp.bitwise_and(multiplier * multiplier, mask), span)
+    offset = rnp.bitwise_and(_rem(higher, span) * multiplier, mask)
+    offset = rnp.bitwise_and(offset + _rem(lower, span), mask)
     offset = _rem(offset, span)
     # minval + offset wraps as int32, as JAX's addition does.
     return rnp.broadcast_to(rnp.astype(lo, _np.int32) + rnp.astype(offset, _np.int32), shape)
