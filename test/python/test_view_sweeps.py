@@ -308,6 +308,39 @@ def test_reductions_and_transposing_copies_of_views(view: str, opt_level: int) -
     assert_close(e, np.exp(v).sum(), f"sum(exp(a{view}))")
 
 
+@pytest.mark.parametrize("opt_level", OPT_LEVELS)
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_scatters_arg_extrema_and_bit_ops_of_views(view: str, opt_level: int, capsys) -> None:
+    """The ops added for the first week (scatter through `.at`, argmax/argmin,
+    shifts and bitwise ops, debug_print's contiguous copy) reading views."""
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((10, 12)).astype(np.float32)
+    v = VIEWS[view](a)
+    rows = np.array([0, v.shape[0] - 1, 0])            # a repeated row
+    upd = rng.standard_normal((3, v.shape[1])).astype(np.float32)
+
+    def f(a: Any, u: Any) -> Any:
+        x = VIEWS[view](a)
+        relax_mlir.debug.print("{}", x)
+        return (x.at[rows].add(u), x.at[rows].max(u), x.at[rows].set(u),
+                rnp.argmax(x, axis=0), rnp.argmin(x, axis=1),
+                rnp.right_shift(rnp.astype(x * 100.0, rnp.int32), 2) & 7)
+
+    got = relax_mlir.jit(f, opt_level=opt_level)(a, upd)
+    add, mx, st = v.astype(np.float64).copy(), v.astype(np.float64).copy(), v.copy()
+    np.add.at(add, rows, upd)
+    np.maximum.at(mx, rows, upd)
+    for i, r in enumerate(rows):
+        st[r] = upd[i]
+    assert_close(got[0], add, f"a{view}.at[rows].add")
+    assert_close(got[1], mx, f"a{view}.at[rows].max")
+    np.testing.assert_array_equal(got[2], st, f"a{view}.at[rows].set (the last wins)")
+    np.testing.assert_array_equal(got[3], np.argmax(v, axis=0))
+    np.testing.assert_array_equal(got[4], np.argmin(v, axis=1))
+    np.testing.assert_array_equal(got[5], ((v * 100.0).astype(np.int32) >> 2) & 7)
+    assert capsys.readouterr().out == f"{v}\n"
+
+
 # ---------------------------------------------------------------------------
 # Accuracy of long contractions
 # ---------------------------------------------------------------------------
