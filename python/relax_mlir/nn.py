@@ -14,7 +14,7 @@ from typing import Any, Union
 import numpy as _np
 
 from . import numpy as rnp
-from ._trace import Tracer, emit_op, is_float, primitive
+from ._trace import Tracer, call_site, emit_op, is_float, primitive
 from .dialects import relax as _r
 from .numpy import asarray
 
@@ -100,7 +100,8 @@ def dropout(key: Any, x: Any, rate: float, deterministic: bool = False) -> Trace
     x = _float(x)
     rate = float(rate)
     if not 0.0 <= rate < 1.0:
-        raise ValueError(f"dropout rate must be in [0, 1), got {rate}")
+        raise ValueError(f"{call_site()}: dropout rate must be in [0, 1), got {rate}; pass the "
+                         f"probability of zeroing an element (0 keeps every one)")
     if deterministic or rate == 0.0:
         return x
     from . import random
@@ -120,11 +121,13 @@ def one_hot(x: Any, num_classes: int, dtype: Any = _np.float32, axis: int = -1) 
     an x outside [0, num_classes))."""
     x = asarray(x)
     if is_float(x.dtype) or x.dtype == _np.bool_:
-        raise TypeError(f"one_hot: x must hold integer classes, got dtype {x.dtype}")
+        raise TypeError(f"{call_site()}: one_hot: x must hold integer classes, got dtype "
+                        f"{x.dtype}; convert it with .astype(relax_mlir.numpy.int32)")
     rank = x.ndim + 1
     axis = int(axis)
     if not -rank <= axis < rank:
-        raise ValueError(f"one_hot: axis {axis} is out of range for the result's rank {rank}")
+        raise ValueError(f"{call_site()}: one_hot: axis {axis} is out of range for the "
+                         f"result's rank {rank}; pass an axis in [-{rank}, {rank}) (-1: last)")
     axis %= rank
     classes = _np.arange(int(num_classes), dtype=x.dtype).reshape(
         [int(num_classes) if d == axis else 1 for d in range(rank)])

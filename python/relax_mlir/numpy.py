@@ -31,6 +31,7 @@ from . import ir
 from ._boundary import NUMPY_DTYPES
 from ._trace import (
     Tracer,
+    call_site,
     canonical_dtype,
     element_type,
     emit_op,
@@ -172,8 +173,10 @@ def _integer_binary(builder: Callable[..., Any], doc: str,
     def op(a: Any, b: Any) -> Tracer:
         a, b = _promote(a, b)
         if is_float(a.dtype) or (a.dtype == _np.bool_ and not bools):
-            raise TypeError(f"{builder.__name__} takes integer{' or bool' if bools else ''} "
-                            f"arrays, got {a.dtype}")
+            kinds = "integer or bool" if bools else "integer"
+            raise TypeError(f"{call_site()}: {builder.__name__} takes {kinds} "
+                            f"arrays, got {a.dtype}; convert them with "
+                            f".astype(relax_mlir.numpy.int32)")
         return emit_op(builder, a, b)
 
     return primitive(op, builder.__name__, doc)
@@ -534,7 +537,8 @@ def take(x: Any, indices: Any, axis: int | None = None) -> Tracer:
 def _index_array(indices: Any, what: str) -> Tracer:
     indices = asarray(indices)
     if is_float(indices.dtype) or indices.dtype == _np.bool_:
-        raise TypeError(f"{what}: indices must be integers, got {indices.dtype}")
+        raise TypeError(f"{call_site()}: {what}: indices must be integers, got "
+                        f"{indices.dtype}; convert them with .astype(relax_mlir.numpy.int32)")
     return indices
 
 
@@ -549,22 +553,26 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None) -> Tracer:
     indices = _index_array(indices, "take_along_axis")
     if axis is None:
         if indices.ndim != 1:
-            raise ValueError(f"take_along_axis with axis=None takes 1-D indices, got "
+            raise ValueError(f"{call_site()}: take_along_axis with axis=None takes 1-D indices "
+                             f"(flatten them with .ravel()), got "
                              f"{indices.ndim}-D")
         return take(ravel(arr), indices)
     if indices.ndim != arr.ndim:
-        raise ValueError(f"take_along_axis: indices must have arr's rank {arr.ndim}, got "
+        raise ValueError(f"{call_site()}: take_along_axis: indices must have arr's rank "
+                         f"{arr.ndim}, got "
                          f"{indices.ndim} (add axes with [..., None] or expand_dims)")
     axis = int(axis)
     if not -arr.ndim <= axis < arr.ndim:
-        raise ValueError(f"take_along_axis: axis {axis} is out of range for rank {arr.ndim}")
+        raise ValueError(f"{call_site()}: take_along_axis: axis {axis} is out of range for "
+                         f"rank {arr.ndim}; pass an axis in [-{arr.ndim}, {arr.ndim}) or None")
     axis %= arr.ndim
     n = arr.shape[axis]
     try:
         shape = _np.broadcast_shapes(arr.shape[:axis] + (1,) + arr.shape[axis + 1:],
                                      indices.shape[:axis] + (1,) + indices.shape[axis + 1:])
     except ValueError:
-        raise ValueError(f"take_along_axis: indices of shape {indices.shape} do not broadcast "
+        raise ValueError(f"{call_site()}: take_along_axis: indices of shape {indices.shape} "
+                         f"(give them size 1 or arr's size off the axis) do not broadcast "
                          f"with arr of shape {arr.shape} outside axis {axis}") from None
     shape = shape[:axis] + (indices.shape[axis],) + shape[axis + 1:]
     idx = astype(indices, _np.int64)
@@ -591,7 +599,8 @@ def _einsum_spec(subscripts: str, ranks: list[int]) -> tuple[list[str], str]:
         inputs, output = spec, None
     parts = inputs.split(",")
     if len(parts) != len(ranks):
-        raise ValueError(f"einsum: '{subscripts}' names {len(parts)} operands, got {len(ranks)}")
+        raise ValueError(f"{call_site()}: einsum: '{subscripts}' names {len(parts)} operands, "
+                         f"got {len(ranks)}: give one comma-separated group per operand")
     ell = builtins.max([r - len(p.replace("...", "")) for p, r in zip(parts, ranks)
                         if "..." in p], default=0)
     dots = "".join(str(i) for i in range(10))[10 - ell:] if ell else ""
@@ -601,10 +610,12 @@ def _einsum_spec(subscripts: str, ranks: list[int]) -> tuple[list[str], str]:
             k = r - len(p.replace("...", ""))
             p = p.replace("...", dots[len(dots) - k:] if k else "")
         if len(p) != r:
-            raise ValueError(f"einsum: operand '{p}' has {len(p)} indices for an array of rank {r}")
+            raise ValueError(f"{call_site()}: einsum: operand '{p}' has {len(p)} indices for an "
+                             f"array of rank {r}: write one per axis (or '...' for several)")
         for c in p:
             if not (c.isalpha() or c.isdigit()):
-                raise ValueError(f"einsum: invalid index character {c!r} in '{subscripts}'")
+                raise ValueError(f"{call_site()}: einsum: invalid index character {c!r} in "
+                                 f"'{subscripts}': indices are letters")
         terms.append(p)
     if output is None:
         counts: dict[str, int] = {}
@@ -616,9 +627,11 @@ def _einsum_spec(subscripts: str, ranks: list[int]) -> tuple[list[str], str]:
         output = output.replace("...", dots)
         for c in output:
             if not any(c in t for t in terms):
-                raise ValueError(f"einsum: output index {c!r} of '{subscripts}' is in no operand")
+                raise ValueError(f"{call_site()}: einsum: output index {c!r} of '{subscripts}' is "
+                                 f"in no operand: output only the operands' indices")
         if len(set(output)) != len(output):
-            raise ValueError(f"einsum: output '{output}' repeats an index")
+            raise ValueError(f"{call_site()}: einsum: output '{output}' repeats an index: name "
+                             f"each once")
     return terms, output
 
 
@@ -634,14 +647,16 @@ def einsum(subscripts: str, *operands: Any) -> Tracer:
     sizes: dict[str, int] = {}
     for t, a in zip(terms, arrays):
         if len(set(t)) != len(t):
-            raise ValueError(f"einsum: '{t}' repeats an index within one operand (a diagonal); "
+            raise ValueError(f"{call_site()}: einsum: '{t}' repeats an index within one operand "
+                             f"(a diagonal); "
                              f"take the diagonal first")
         for c, n in zip(t, a.shape):
             if sizes.setdefault(c, n) != n:
                 if n == 1 or sizes[c] == 1:  # numpy broadcasts size-1 axes
                     sizes[c] = builtins.max(n, sizes[c])
                 else:
-                    raise ValueError(f"einsum: index {c!r} has sizes {sizes[c]} and {n}")
+                    raise ValueError(f"{call_site()}: einsum: index {c!r} has sizes {sizes[c]} "
+                                     f"and {n}: the axes one index names need one size (or 1)")
 
     def needed_after(k: int) -> set[str]:
         return set(output).union(*[set(t) for t in terms[k + 1:]])
@@ -899,13 +914,15 @@ class _IndexUpdateRef:
             try:
                 return asarray(flat[self._index])
             except IndexError as e:
-                raise IndexError(f"x.at[...]: {e} (x has shape {x.shape})") from None
+                raise IndexError(f"{call_site()}: x.at[...]: {e} (x has shape {x.shape}): index "
+                                 f"within its shape") from None
         return getitem(asarray(flat), self._index)
 
     def _update(self, values: Any, reduction: str) -> Tracer:
         x = self._x
         if x.dtype == _np.bool_:
-            raise TypeError("x.at[...] updates take numeric arrays; convert the bool array "
+            raise TypeError(f"{call_site()}: x.at[...] updates take numeric arrays; convert the "
+                            "bool array "
                             "with .astype(int32) first")
         positions = self._positions()
         updates = broadcast_to(asarray(values, x.dtype) if not isinstance(values, Tracer)

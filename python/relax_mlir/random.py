@@ -41,7 +41,7 @@ from typing import Any
 import numpy as _np
 
 from . import numpy as rnp
-from ._trace import Tracer, canonical_dtype, emit_op, is_float, primitive, tensor_type
+from ._trace import Tracer, call_site, canonical_dtype, emit_op, is_float, primitive, tensor_type
 from .dialects import relax as _r
 
 __all__ = ["PRNGKey", "key", "split", "fold_in", "uniform", "normal", "bernoulli", "randint",
@@ -65,7 +65,8 @@ def _i32(value: int) -> Any:
 def _key_words(key: Any) -> tuple[Array, Array]:
     key = rnp.asarray(key)
     if key.shape != (2,) or key.dtype != _np.int32:
-        raise TypeError(f"a random key is an int32 array of shape (2,) (from PRNGKey, split or "
+        raise TypeError(f"{call_site()}: a random key is an int32 array of shape (2,) (from "
+                        f"PRNGKey, split or "
                         f"fold_in), got shape {key.shape} and dtype {key.dtype}")
     return key[0], key[1]
 
@@ -99,7 +100,8 @@ def threefry_2x32(key: Any, count: Any) -> Array:
     k1, k2 = _key_words(key)
     count = rnp.asarray(count)
     if count.dtype != _np.int32:
-        raise TypeError(f"threefry_2x32 hashes int32 words, got dtype {count.dtype}")
+        raise TypeError(f"{call_site()}: threefry_2x32 hashes int32 words, got dtype "
+                        f"{count.dtype}; pass uint32 words as .view(np.int32)")
     flat = rnp.ravel(count) if count.ndim != 1 else count
     n = count.size
     if n % 2:
@@ -119,10 +121,12 @@ def PRNGKey(seed: Any) -> Any:
     if isinstance(seed, Tracer):
         return _traced_key(seed)
     if isinstance(seed, (bool, _np.bool_)) or not isinstance(seed, (int, _np.integer)):
-        raise TypeError(f"PRNGKey takes an integer seed, got {type(seed).__name__}")
+        raise TypeError(f"{call_site()}: PRNGKey takes an integer seed, got "
+                        f"{type(seed).__name__}; pass an int such as 0")
     seed = int(seed)
     if not -2 ** 63 <= seed < 2 ** 64:
-        raise ValueError(f"PRNGKey seed {seed} does not fit in 64 bits")
+        raise ValueError(f"{call_site()}: PRNGKey seed {seed} does not fit in 64 bits; pass "
+                         f"one in [-2**63, 2**64)")
     seed &= 0xFFFFFFFFFFFFFFFF
     return _np.array([_i32(seed >> 32), _i32(seed)], _np.int32)
 
@@ -132,7 +136,8 @@ key = PRNGKey
 
 def _traced_key(seed: Array) -> Array:
     if is_float(seed.dtype) or seed.shape != ():
-        raise TypeError(f"PRNGKey takes a 0-d integer seed, got shape {seed.shape} and dtype "
+        raise TypeError(f"{call_site()}: PRNGKey takes a 0-d int32 or int64 seed, got shape "
+                        f"{seed.shape} and dtype "
                         f"{seed.dtype}")
     if seed.dtype == _np.int64:
         low = rnp.astype(emit_op(_r.bitwise_and, seed, rnp.asarray(_np.int64(0xFFFFFFFF))),
@@ -184,7 +189,8 @@ def fold_in(key: Any, data: Any) -> Array:
     k1, k2 = _key_words(key)
     data = rnp.asarray(data)
     if is_float(data.dtype) or data.shape != ():
-        raise TypeError(f"fold_in takes a 0-d integer, got shape {data.shape} and dtype "
+        raise TypeError(f"{call_site()}: fold_in takes a 0-d integer (a step or layer "
+                        f"number), got shape {data.shape} and dtype "
                         f"{data.dtype}")
     if data.dtype != _np.int32:
         data = rnp.astype(emit_op(_r.bitwise_and, rnp.astype(data, _np.int64),
@@ -208,7 +214,8 @@ def _zero_extend(x: Array) -> Array:
 def _float_dtype(dtype: Any) -> Any:
     dtype = canonical_dtype(dtype)
     if not is_float(dtype):
-        raise TypeError(f"expected a float dtype, got {dtype}")
+        raise TypeError(f"{call_site()}: expected a float dtype, got {dtype}; pass float32 "
+                        f"or float64 (randint draws integers)")
     return dtype
 
 
@@ -310,9 +317,11 @@ def randint(key: Any, shape: Any, minval: Any, maxval: Any, dtype: Any = _np.int
     shape = _shape(shape)
     dtype = _np.dtype(dtype)
     if dtype not in (_np.int32, _np.int64):
-        raise TypeError(f"randint draws int32 or int64, got {dtype}")
+        raise TypeError(f"{call_site()}: randint draws int32, got {dtype}; pass "
+                        f"dtype=relax_mlir.numpy.int32")
     if dtype == _np.int64:
-        raise TypeError("randint of int64 (64 random bits) is not supported; draw int32 "
+        raise TypeError(f"{call_site()}: randint of int64 (64 random bits) is not supported; "
+                        "draw int32 "
                         "and convert")
     info = _np.iinfo(_np.int32)
     lo = rnp.astype(rnp.clip(rnp.astype(rnp.asarray(minval), _np.int64), int(info.min),
@@ -344,11 +353,13 @@ def permutation(key: Any, x: Any, axis: int = 0) -> Array:
         x = rnp.arange(int(x))
     x = rnp.asarray(x)
     if x.ndim == 0:
-        raise TypeError("permutation takes an int or an array of at least one dimension")
+        raise TypeError(f"{call_site()}: permutation takes an int n (a permutation of "
+                        f"arange(n)) or an array of at least one dimension")
     axis = int(axis) % x.ndim
     n = x.shape[axis]
     if n > _PERMUTATION_LIMIT:
-        raise ValueError(f"permutation of {n} elements: ranking by all pairs needs n^2 memory "
+        raise ValueError(f"{call_site()}: permutation of {n} elements: ranking by all pairs "
+                         f"needs n^2 memory "
                          f"and is refused past {_PERMUTATION_LIMIT} (relax has no sort op "
                          f"yet); permute with numpy outside the compiled function")
     rounds = int(_np.ceil(3 * _np.log(builtins.max(1, n)) / _np.log(_np.iinfo(_np.uint32).max)))

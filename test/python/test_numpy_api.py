@@ -347,3 +347,18 @@ def test_bfloat16_crosses_the_boundary_through_ml_dtypes() -> None:
     h = np.ones(3, np.float16)
     both = relax_mlir.jit(lambda a, b: a + b)(h, np.ones(3, ml_dtypes.bfloat16))
     assert both.dtype == np.float32
+
+
+def test_errors_name_the_callers_line_and_what_to_write() -> None:
+    line = r"\S*test_numpy_api.py:\d+:\d+: "
+    cases = [
+        (lambda a: rnp.einsum("ij,jk->ik", a, a.T[:2]), ValueError, "one size"),
+        (lambda a: rnp.take_along_axis(a, np.zeros((3,), np.int64), 1), ValueError,
+         "add axes"),
+        (lambda a: a.at[9].set(0.0), IndexError, "within its shape"),
+        (lambda a: nn.one_hot(a, 3), TypeError, r"\.astype\(relax_mlir\.numpy\.int32\)"),
+        (lambda a: rnp.left_shift(a, 1), TypeError, "convert them"),
+    ]
+    for fn, error, advice in cases:
+        with pytest.raises(error, match=f"(?s)^{line}.*{advice}"):
+            relax_mlir.jit(fn)(randn(3, 4))

@@ -174,3 +174,10 @@ def test_bad_keys_and_arguments_say_what_to_do() -> None:
         rr.PRNGKey(1.5)
     with pytest.raises(TypeError, match="float dtype"):
         rr.uniform(rr.PRNGKey(0), (2,), np.int32)
+
+
+def test_errors_name_the_callers_line() -> None:
+    with pytest.raises(TypeError, match=r"^\S*test_random.py:\d+:\d+: a random key"):
+        relax_mlir.jit(lambda k: rr.normal(k, (2,)))(np.zeros(3, np.int32))
+    with pytest.raises(ValueError, match=r"^\S*test_random.py:\d+:\d+: permutation of 9000"):
+        relax_mlir.jit(lambda k: rr.permutation(k, 9000))(rr.PRNGKey(0))
