@@ -224,8 +224,10 @@ def vmap(fn: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0) -> Batch
     one relax program (each op batched by its rule; ops that read no batched
     value run once), and nests with `jit`, `grad`, `jvp`, `vjp` and `vmap`:
     `vmap(grad(loss), in_axes=(None, 0, 0))(params, x, y)` gives per-example
-    gradients in one call. An op without a batching rule is an error that
-    names it (`relax_mlir.ops()` lists which ops have one)."""
+    gradients in one call. Every relax op has a batching rule
+    (`relax_mlir.ops()` lists them); a `custom_vjp`/`custom_jvp` function
+    keeps its rules under vmap, so `grad` of the batched function uses them
+    (a shared argument's gradient summed over the batch)."""
     return Batched(fn, in_axes, out_axes)
 
 

@@ -28,9 +28,9 @@ from relax_mlir_testing.cases import OpCase
 BATCH = 3
 BATCHING = {o.name.removeprefix("relax."): o.batching for o in relax_mlir.ops()}
 
-# Ops with tensor operands and no batching rule yet: vmap reports them by
-# name. A rule added (or removed) must update this list.
-NO_RULE = {"call_with_rules"}
+# Ops with tensor operands and no batching rule: vmap would report them by
+# name. A rule removed must add its op here.
+NO_RULE: set[str] = set()
 # Ops that take no batched value (no tensor operands, or structure the pass
 # walks itself).
 NEVER_BATCHED = {"condition", "dataflow", "full", "ones", "output", "yield", "zeros"}
@@ -43,9 +43,6 @@ def test_every_op_has_a_batching_rule_or_is_listed() -> None:
         f"listed but with a rule: {sorted((NO_RULE | NEVER_BATCHED) - missing)}")
 
 
-BATCHABLE_OPERANDS = {"nll_loss": 2, "conv2d": 1}
-
-
 def _dtype(case: OpCase) -> Any:
     return np.float64 if np.float64 in case.dtypes else case.dtypes[0]
 
@@ -54,7 +51,7 @@ def _modes(case: OpCase) -> tuple[str, ...]:
     """all inputs batched; only the first; only the last (the others shared)."""
     if len(case.inputs) == 1:
         return ("all",)
-    return ("all", "first") if case.op in BATCHABLE_OPERANDS else ("all", "first", "last")
+    return ("all", "first", "last")
 
 
 SWEEP = [pytest.param(c, mode, id=f"{c.id}-{mode}")
@@ -68,9 +65,6 @@ def test_batched_op_matches_a_loop(case: OpCase, mode: str) -> None:
     examples = [case.sample(dtype, gen) for _ in range(BATCH)]
     names = list(examples[0])
     batched = {"all": names, "first": names[:1], "last": names[-1:]}[mode]
-    # (The operands whose batch has a rule: not yet a batched nll_loss class
-    # weight or conv2d filter.)
-    batched = batched[:BATCHABLE_OPERANDS.get(case.op, len(batched))]
     for ex in examples[1:]:  # shared inputs: the first example's
         for name in names:
             if name not in batched:
@@ -214,22 +208,115 @@ def test_errors_say_what_to_change() -> None:
     with pytest.raises(TypeError, match=r"test_vmap.py:\d+:\d+: vmap of <lambda>: in_axes "
                                         r"must be an int, None or a tuple"):
         relax_mlir.vmap(lambda x: x, in_axes="0")(X)
-    img = RNG.normal(size=(2, 1, 1, 5, 5))
-    k = RNG.normal(size=(2, 1, 3, 3))
-    with pytest.raises(relax_mlir.CompilationError,
-                       match=r"(?s)'relax.conv2d' op has no batching rule for a batched operand "
-                             r"1 yet.*'@main' has ops without a batching rule"):
-        relax_mlir.vmap(lambda x, k: nn.conv2d(x, k), in_axes=(None, 0))(img[0], k[:, None])
 
+
+def test_custom_vjp_under_vmap_keeps_its_rule() -> None:
+    """A custom_vjp function under vmap stays one call with rules: the values
+    are the function's, and grad of the vmapped function and vmap of its grad
+    both use the given backward (deliberately not the derivative: 3 g for x,
+    5 g for w), the shared w's gradient summed over the batch."""
     @relax_mlir.custom_vjp
-    def twice(v: Any) -> Any:
-        return v * 2.0
+    def f(x: Any, w: Any) -> Any:
+        return x * w
 
-    twice.defvjp(lambda v: (v * 2.0, None), lambda _, g: (g * 2.0,))
-    with pytest.raises(relax_mlir.CompilationError,
-                       match=r"'relax.call_with_rules' op has no batching rule \(vmap\): keep "
-                             r"its operands unbatched \(in_axes=None\), or map this part"):
-        relax_mlir.vmap(twice)(X)
+    f.defvjp(lambda x, w: (x * w, None), lambda _, g: (g * 3.0, g * 5.0))
+    xs, w, c = RNG.normal(size=(4, 3)), RNG.normal(size=(3,)), RNG.normal(size=(4, 3))
+    batched = relax_mlir.vmap(f, in_axes=(0, None))
+    np.testing.assert_allclose(batched(xs, w), xs * w, rtol=1e-12)
+    gx, gw = relax_mlir.grad(lambda xs, w: rnp.sum(batched(xs, w) * c), argnums=(0, 1))(xs, w)
+    np.testing.assert_allclose(gx, 3.0 * c, rtol=1e-12)
+    np.testing.assert_allclose(gw, 5.0 * c.sum(axis=0), rtol=1e-12)
+    per_example = relax_mlir.vmap(
+        relax_mlir.grad(lambda x, w, ci: rnp.sum(f(x, w) * ci), argnums=(0, 1)),
+        in_axes=(0, None, 0))
+    px, pw = per_example(xs, w, c)
+    np.testing.assert_allclose(px, 3.0 * c, rtol=1e-12)
+    np.testing.assert_allclose(pw, 5.0 * c, rtol=1e-12)
+    # Both operands batched, and the function batched twice (vmap of vmap).
+    ws = RNG.normal(size=(4, 3))
+    gx, gw = relax_mlir.grad(
+        lambda xs, ws: rnp.sum(relax_mlir.vmap(f)(xs, ws) * c), argnums=(0, 1))(xs, ws)
+    np.testing.assert_allclose(gw, 5.0 * c, rtol=1e-12)
+    twice = relax_mlir.vmap(relax_mlir.vmap(f, in_axes=(0, None)), in_axes=(0, None))
+    np.testing.assert_allclose(twice(xs.reshape(2, 2, 3), w), (xs * w).reshape(2, 2, 3),
+                               rtol=1e-12)
+
+
+def test_custom_jvp_under_vmap_keeps_its_rule() -> None:
+    """A custom_jvp function under vmap: jvp of the batched function uses the
+    given tangent map (deliberately 2 t, not cos(x) t), and so does its
+    reverse mode (the map's transpose)."""
+    @relax_mlir.custom_jvp
+    def g(x: Any) -> Any:
+        return rnp.sin(x)
+
+    @g.defjvp
+    def g_jvp(primals: Any, tangents: Any) -> Any:
+        return rnp.sin(primals[0]), 2.0 * tangents[0]
+
+    xs, ts = RNG.normal(size=(4, 3)), RNG.normal(size=(4, 3))
+    out, tangent = relax_mlir.jvp(relax_mlir.vmap(g), (xs,), (ts,))
+    np.testing.assert_allclose(out, np.sin(xs), rtol=1e-12)
+    np.testing.assert_allclose(tangent, 2.0 * ts, rtol=1e-12)
+    grads = relax_mlir.grad(lambda xs: rnp.sum(relax_mlir.vmap(g)(xs)))(xs)
+    np.testing.assert_allclose(grads, np.full_like(xs, 2.0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("groups,shared_input", [(1, False), (1, True), (2, False), (2, True)])
+def test_a_batched_filter_convolves_each_example_with_its_own(groups: int,
+                                                             shared_input: bool) -> None:
+    """conv2d with a filter per example (the examples' filters become groups
+    of one convolution): values and the gradient of every operand against a
+    loop of per-example calls, grouped or not, the input batched or shared."""
+    xs = RNG.normal(size=(3, 2, 4, 6, 5))
+    ks = RNG.normal(size=(3, 6, 4 // groups, 3, 2))
+    c = RNG.normal(size=(3, 2, 6, 3, 6))
+
+    def conv(x: Any, k: Any) -> Any:
+        return nn.conv2d(x, k, stride=(2, 1), padding=1, groups=groups)
+
+    in_axes = (None, 0) if shared_input else (0, 0)
+    x_arg = xs[0] if shared_input else xs
+    got = relax_mlir.vmap(conv, in_axes=in_axes)(x_arg, ks)
+    single = relax_mlir.jit(conv)
+    single_grad = relax_mlir.grad(lambda x, k, ci: rnp.sum(conv(x, k) * ci), argnums=(0, 1))
+    gx, gk = relax_mlir.grad(
+        lambda x, k: rnp.sum(relax_mlir.vmap(conv, in_axes=in_axes)(x, k) * c),
+        argnums=(0, 1))(x_arg, ks)
+    want_gx = []
+    for i in range(3):
+        xi = xs[0] if shared_input else xs[i]
+        np.testing.assert_allclose(got[i], single(xi, ks[i]), rtol=1e-12, atol=1e-12)
+        ex_gx, ex_gk = single_grad(xi, ks[i], c[i])
+        np.testing.assert_allclose(gk[i], ex_gk, rtol=1e-10, atol=1e-12)
+        want_gx.append(ex_gx)
+    want = np.sum(want_gx, axis=0) if shared_input else np.stack(want_gx)
+    np.testing.assert_allclose(gx, want, rtol=1e-10, atol=1e-12)
+
+
+def test_batched_class_weights_weigh_each_examples_losses() -> None:
+    """nll_loss with class weights per example (each "mean" divided by its
+    own weights of the targets not ignored), and their gradient, against a
+    loop."""
+    logp = np.log(RNG.dirichlet(np.ones(4), size=(3, 5)))
+    targets = RNG.integers(0, 4, size=(3, 5)).astype(np.int32)
+    targets[:, 0] = 1
+    weights = RNG.uniform(0.5, 2.0, size=(3, 4))
+
+    def loss(p: Any, t: Any, w: Any) -> Any:
+        return nn.nll_loss(p, t, weight=w, ignore_index=1)
+
+    got = relax_mlir.vmap(loss)(logp, targets, weights)
+    grads = relax_mlir.grad(lambda p, t, w: rnp.sum(relax_mlir.vmap(loss)(p, t, w)),
+                            argnums=2)(logp, targets, weights)
+    single_grad = relax_mlir.grad(loss, argnums=2)
+    for i in range(3):
+        kept = targets[i] != 1
+        picked = weights[i][targets[i]] * kept
+        want = -(picked * logp[i][np.arange(5), targets[i]]).sum() / picked.sum()
+        np.testing.assert_allclose(got[i], want, rtol=1e-12)
+        np.testing.assert_allclose(grads[i], single_grad(logp[i], targets[i], weights[i]),
+                                   rtol=1e-10, atol=1e-14)
 
 
 def test_a_batch_of_images_through_a_cnn() -> None:

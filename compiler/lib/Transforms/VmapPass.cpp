@@ -15,6 +15,9 @@
 #include "relax-mlir/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <map>
 
 namespace mlir::relax {
 #define GEN_PASS_DEF_VMAPPASS
@@ -28,11 +31,20 @@ namespace {
 
 constexpr DerivedKind kVmap{"vmap", "_vmap", "batched function"};
 
+/// The functions batched for the rules of calls (call_with_rules), shared by
+/// a run's Batchers: each callee once per batched parameters, kept in the
+/// pass's list of added functions (removed if the run fails).
+struct BatchedFunctions {
+  ModuleOp module;
+  SmallVectorImpl<Operation *> &added;
+  std::map<std::pair<std::string, std::string>, func::FuncOp> cache;
+};
+
 /// The batched function: `derived` (a clone of `original`) over batches; for
 /// the rules of loops and branches, the batched form of a body.
 class Batcher : public RegionBatcher {
 public:
-  Batcher(int64_t n) : n(n) {}
+  Batcher(int64_t n, BatchedFunctions &functions) : n(n), functions(functions) {}
 
   LogicalResult run(func::FuncOp original, func::FuncOp derived, ArrayRef<int64_t> params);
 
@@ -42,6 +54,11 @@ public:
   /// stand-ins go once that is done.
   FailureOr<SmallVector<std::pair<Value, bool>>>
   batch(OpBuilder &b, Block &body, ValueRange args, ArrayRef<bool> flags) override;
+  /// A clone of `@callee` placed after it, batched by a Batcher of its own
+  /// (the same for the same callee and flags within a run).
+  FailureOr<func::FuncOp> batchFunction(Location loc, StringRef callee,
+                                        ArrayRef<bool> flags) override;
+  void addedFunction(func::FuncOp fn) override { functions.added.push_back(fn); }
 
 private:
   /// Builds the batched form of `op` (before it) when it reads a batched
@@ -56,6 +73,7 @@ private:
   }
 
   int64_t n;
+  BatchedFunctions &functions;
   /// Per-example value -> its batch.
   DenseMap<Value, Value> batched;
   /// The ops replaced by their batched form, in order.
@@ -172,7 +190,7 @@ LogicalResult Batcher::visit(Operation *op) {
 
 FailureOr<SmallVector<std::pair<Value, bool>>>
 Batcher::batch(OpBuilder &b, Block &body, ValueRange args, ArrayRef<bool> flags) {
-  Batcher inner(n);
+  Batcher inner(n, functions);
   IRMapping map;
   SmallVector<Operation *> standIns;
   for (auto [arg, value, isBatched] : llvm::zip(body.getArguments(), args, flags)) {
@@ -211,6 +229,31 @@ Batcher::batch(OpBuilder &b, Block &body, ValueRange args, ArrayRef<bool> flags)
   return out;
 }
 
+FailureOr<func::FuncOp> Batcher::batchFunction(Location loc, StringRef callee,
+                                               ArrayRef<bool> flags) {
+  std::string mask;
+  for (bool f : flags)
+    mask.push_back(f ? '1' : '0');
+  auto key = std::make_pair(callee.str(), mask);
+  if (auto it = functions.cache.find(key); it != functions.cache.end())
+    return it->second;
+  auto original = functions.module.lookupSymbol<func::FuncOp>(callee);
+  if (!original || original.isExternal())
+    return emitError(loc) << "vmap: '@" << callee << "' has no body to batch";
+  SmallVector<int64_t> params;
+  for (auto [i, f] : llvm::enumerate(flags))
+    if (f)
+      params.push_back(static_cast<int64_t>(i));
+  func::FuncOp clone = original.clone();
+  clone.setSymName((callee + kVmap.suffix).str());
+  SymbolTable(functions.module).insert(clone, std::next(original->getIterator()));
+  functions.added.push_back(clone);
+  if (failed(Batcher(n, functions).run(original, clone, params)))
+    return failure();
+  functions.cache[key] = clone;
+  return clone;
+}
+
 struct VmapPass : relax::impl::VmapPassBase<VmapPass> {
   using VmapPassBase::VmapPassBase;
 
@@ -221,8 +264,10 @@ struct VmapPass : relax::impl::VmapPassBase<VmapPass> {
     }
     SmallVector<std::string> names(funcNames.begin(), funcNames.end());
     SmallVector<int64_t> params(batchedParams.begin(), batchedParams.end());
-    auto derive = [&](func::FuncOp func, func::FuncOp derived, SmallVectorImpl<Operation *> &) {
-      return Batcher(batchSize).run(func, derived, params);
+    auto derive = [&](func::FuncOp func, func::FuncOp derived,
+                      SmallVectorImpl<Operation *> &extra) {
+      BatchedFunctions functions{getOperation(), extra, {}};
+      return Batcher(batchSize, functions).run(func, derived, params);
     };
     if (failed(deriveFunctions(getOperation(), names, kVmap, derive)))
       signalPassFailure();

@@ -9,6 +9,7 @@
 #ifndef RELAX_MLIR_DIALECT_RELAX_IR_BATCHINGUTILS_H
 #define RELAX_MLIR_DIALECT_RELAX_IR_BATCHINGUTILS_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Operation.h"
 
@@ -26,6 +27,15 @@ public:
   /// diagnostic (an op of the body without a rule).
   virtual FailureOr<SmallVector<std::pair<Value, bool>>>
   batch(OpBuilder &b, Block &body, ValueRange args, ArrayRef<bool> batched) = 0;
+  /// The function `@callee` batched: one the pass adds to the module (once
+  /// per callee and batched parameters) taking a batch for each parameter
+  /// `batched` marks, the others as they are, and returning each result
+  /// batched. Failure after a diagnostic (at `loc` or in the callee).
+  virtual FailureOr<func::FuncOp> batchFunction(Location loc, StringRef callee,
+                                                ArrayRef<bool> batched) = 0;
+  /// `fn`, a function a rule added to the module, is removed again with the
+  /// pass's own if the pass fails.
+  virtual void addedFunction(func::FuncOp fn) = 0;
 };
 
 /// `type` with a leading dimension of `n` (a tuple: each element so).

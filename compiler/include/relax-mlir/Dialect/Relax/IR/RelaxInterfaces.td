@@ -128,10 +128,11 @@ def Relax_BatchingOpInterface : OpInterface<"BatchingOpInterface"> {
 def Relax_RegionBatchingOpInterface : OpInterface<"RegionBatchingOpInterface"> {
   let cppNamespace = "::mlir::relax";
   let description = [{
-    The batching rule of an op with regions (loops, conditionals): like
-    BatchingOpInterface's, with the batching of a body lent by the vmap pass
-    (`RegionBatcher`, BatchingUtils.h), so that a rule can build a loop or a
-    branch over the batched body.
+    The batching rule of an op with regions (loops, conditionals) or one that
+    calls functions (call_with_rules): like BatchingOpInterface's, with the
+    batching of a body or a function lent by the vmap pass (`RegionBatcher`,
+    BatchingUtils.h), so that a rule can build a loop or a branch over the
+    batched body, or a call of the batched function.
   }];
   let methods = [
     InterfaceMethod<[{

@@ -35,16 +35,16 @@ LogicalResult CrossEntropyWithLogitsOp::buildBatched(OpBuilder &b, int64_t n,
 /// nll_loss of the examples folded into one (N) axis, per element
 /// (reduction "none"), then each example's terms reduced as the op says;
 /// "mean" divides by the example's weights of targets not ignored, which are
-/// nll_loss of -1 everywhere.
+/// nll_loss of -1 everywhere. Batched class weights: each element's weight is
+/// itself an nll_loss (of the example's -weights laid out as pred, without
+/// weights), which multiplies the unweighted losses.
 LogicalResult NllLossOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
                                       ArrayRef<bool> batched, MutableArrayRef<Value> results) {
-  if (getWeights() && batched[2])
-    return emitOpError("has no batching rule for batched class weights yet (vmap over the "
-                       "predictions and targets only)");
   Location loc = getLoc();
   RankedTensorType predType = getPred().getType(), targetType = getTargets().getType();
   Value pred = batched[0] ? operands[0] : broadcastBatch(b, loc, operands[0], n);
   Value targets = batched[1] ? operands[1] : broadcastBatch(b, loc, operands[1], n);
+  bool batchedWeights = getWeights() && batched[2];
   // (n, N, C, d...) -> (n * N, C, d...); a (C) example: (n, C).
   SmallVector<int64_t> predShape(predType.getShape()), targetShape(targetType.getShape());
   if (predType.getRank() == 1) {
@@ -54,12 +54,11 @@ LogicalResult NllLossOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operan
     predShape[0] *= n;
     targetShape[0] *= n;
   }
-  pred = reshapeTo(b, loc, pred, predShape);
   targets = reshapeTo(b, loc, targets, targetShape);
-  auto perElement = [&](Value p) {
+  auto perElement = [&](Value p, bool withWeights) {
     OperationState state(loc, getOperationName());
-    state.addOperands({p, targets});
-    if (getWeights())
+    state.addOperands({reshapeTo(b, loc, p, predShape), targets});
+    if (withWeights)
       state.addOperands(operands[2]);
     state.addAttribute(getReductionAttrName(), b.getStringAttr("none"));
     state.addAttribute(getIgnoreIndexAttrName(), getIgnoreIndexAttr());
@@ -68,32 +67,45 @@ LogicalResult NllLossOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operan
     llvm::append_range(exampleShape, targetType.getShape());
     return reshapeTo(b, loc, b.create(state)->getResult(0), exampleShape);
   };
-  Value losses = perElement(pred);
+  Value losses, weightSum;
+  SmallVector<int64_t> axes = exampleAxes(targetType.getRank());
+  if (batchedWeights) {
+    // (n, C) -> (n, 1, C, 1...) -> pred's batched shape.
+    SmallVector<int64_t> laidOut(predType.getRank() + 1, 1);
+    laidOut[0] = n;
+    laidOut[predType.getRank() == 1 ? 1 : 2] = predType.getDimSize(predType.getRank() == 1 ? 0 : 1);
+    Value w = reshapeTo(b, loc, neg(b, loc, operands[2]), laidOut);
+    Value elementWeights =
+        perElement(broadcastToType(b, loc, w, batchedType(predType, n)), /*withWeights=*/false);
+    losses = mul(b, loc, perElement(pred, false), elementWeights);
+    weightSum = sumOver(b, loc, elementWeights, axes, /*keepdims=*/false);
+  } else {
+    losses = perElement(pred, static_cast<bool>(getWeights()));
+  }
   if (getReduction() == "none") {
     results[0] = losses;
     return success();
   }
-  SmallVector<int64_t> axes = exampleAxes(targetType.getRank());
   Value sum = sumOver(b, loc, losses, axes, /*keepdims=*/false);
   if (getReduction() == "sum") {
     results[0] = sum;
     return success();
   }
-  Value minusOnes = broadcastToType(b, loc, scalarLike(b, loc, pred, -1.0), pred.getType());
-  results[0] = div(b, loc, sum, sumOver(b, loc, perElement(minusOnes), axes, false));
+  if (!weightSum) {
+    Value minusOnes = broadcastToType(b, loc, scalarLike(b, loc, pred, -1.0), pred.getType());
+    weightSum = sumOver(b, loc, perElement(minusOnes, static_cast<bool>(getWeights())), axes,
+                        false);
+  }
+  results[0] = div(b, loc, sum, weightSum);
   return success();
 }
 
 /// A batch of NCHW inputs folded into N: (n, N, C, H, W) -> (n * N, C, H, W),
-/// the op, and the result unfolded. Its other operands (the filter) must be
-/// unbatched.
+/// the op, and the result unfolded. Its other operands must be unbatched.
 static LogicalResult batchFoldedIntoN(Operation *op, OpBuilder &b, int64_t n,
                                       ValueRange operands, ArrayRef<bool> batched,
                                       MutableArrayRef<Value> results) {
-  for (size_t i = 1; i < batched.size(); ++i)
-    if (batched[i])
-      return op->emitOpError() << "has no batching rule for a batched operand " << i
-                               << " yet (vmap over the input only)";
+  assert(!llvm::is_contained(batched.drop_front(), true) && "only the input is batched");
   Location loc = op->getLoc();
   auto x = cast<RankedTensorType>(op->getOperand(0).getType());
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
@@ -110,9 +122,37 @@ static LogicalResult batchFoldedIntoN(Operation *op, OpBuilder &b, int64_t n,
   return success();
 }
 
+/// A shared filter: the batch folded into N. A batched filter (JAX's rule):
+/// the examples' filters become groups of one convolution, (n, O, C/g, KH,
+/// KW) -> (n * O, C/g, KH, KW) with n * g groups, over the examples' inputs
+/// folded into channels, (n, N, C, H, W) -> (N, n * C, H, W); a shared input
+/// of one group is read by every filter as it is. The output's channels
+/// (N, n * O, OH, OW) are then unfolded to (n, N, O, OH, OW).
 LogicalResult Conv2dOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,
                                      ArrayRef<bool> batched, MutableArrayRef<Value> results) {
-  return batchFoldedIntoN(*this, b, n, operands, batched, results);
+  if (!batched[1])
+    return batchFoldedIntoN(*this, b, n, operands, batched, results);
+  Location loc = getLoc();
+  ArrayRef<int64_t> x = getX().getType().getShape(), w = getW().getType().getShape(),
+                    out = getResult().getType().getShape();
+  int64_t groups = getGroups();
+  Value filters = reshapeTo(b, loc, operands[1], {n * w[0], w[1], w[2], w[3]});
+  Value input = operands[0];
+  if (batched[0] || groups != 1) {
+    input = batched[0] ? input : broadcastBatch(b, loc, input, n);
+    input = reshapeTo(b, loc, moveAxis(b, loc, input, 0, 1), {x[0], n * x[1], x[2], x[3]});
+    groups *= n;
+  }
+  OperationState state(loc, getOperationName());
+  state.addOperands({input, filters});
+  for (NamedAttribute attr : (*this)->getAttrs())
+    if (attr.getName() != getGroupsAttrName())
+      state.addAttribute(attr.getName(), attr.getValue());
+  state.addAttribute(getGroupsAttrName(), b.getI64IntegerAttr(groups));
+  state.addTypes(getResult().getType().clone({out[0], n * out[1], out[2], out[3]}));
+  Value conv = b.create(state)->getResult(0);
+  results[0] = moveAxis(b, loc, reshapeTo(b, loc, conv, {out[0], n, out[1], out[2], out[3]}), 1, 0);
+  return success();
 }
 
 LogicalResult Conv2dPatchesOp::buildBatched(OpBuilder &b, int64_t n, ValueRange operands,

@@ -105,7 +105,8 @@ def Relax_EndCheckpointOp : Relax_CheckpointMarkerOp<"end_checkpoint", "output">
 //===----------------------------------------------------------------------===//
 
 def Relax_CallWithRulesOp : Relax_Op<"call_with_rules", [
-    CallOpInterface, DeclareOpInterfaceMethods<SymbolUserOpInterface>, Relax_Differentiable]> {
+    CallOpInterface, DeclareOpInterfaceMethods<SymbolUserOpInterface>, Relax_Differentiable,
+    Relax_RegionBatchable]> {
   let summary = "A call whose derivatives are given functions";
   let description = [{
     Calls `@callee` (one result), whose derivatives in both modes are the given
@@ -120,7 +121,9 @@ def Relax_CallWithRulesOp : Relax_Op<"call_with_rules", [
     forward mode), or the reverse mode of the custom JVP's tangent map (a
     `custom_jvp` function in reverse mode: the VJP is the transpose of the JVP,
     as JAX's). The differentiation passes do not inline it (they inline plain
-    calls); MLIR's inliner does, when lowering.
+    calls); MLIR's inliner does, when lowering. Under vmap it stays a
+    call_with_rules, of the batched callee and rules (a shared operand's
+    gradient summed over the batch), so a later gradient still uses the rule.
 
     ```mlir
     %y = relax.call_with_rules @f(%x) jvp @f_jvp vjp @f_vjp : (tensor<3xf32>) -> tensor<3xf32>
