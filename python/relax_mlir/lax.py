@@ -16,7 +16,9 @@ body's intermediates) and recomputes the body in the backward pass;
 `checkpoint_every=k` stores fewer (about k per level of a nest of chunks of k
 iterations). `while_loop` is reverse-differentiable when given
 `max_iterations` (JAX's is not at all): the loop also stops after that many
-iterations, and the backward pass stores O(log) carries.
+iterations, and the backward pass stores about k carries for each of the
+log_k(max_iterations) levels of its checkpoints (k = `checkpoint_every`,
+default 8), and does work in proportion to the iterations the loop ran.
 """
 
 from __future__ import annotations
@@ -379,7 +381,8 @@ from `init_val`. Forward mode (`jvp`) always works. Reverse mode (`grad`,
 `vjp`) needs `max_iterations=n` (relax only; JAX cannot reverse-differentiate
 a while loop): the loop then also stops after n iterations, and the backward
 pass stores about k * log_k(n) loop values (`checkpoint_every=k`, default 8),
-recomputing the iterations between them.""")
+recomputing each iteration at most once per level; the work, forward and
+backward, follows the iterations the loop ran, not n.""")
 
 
 # ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import relax_mlir
 import relax_mlir.numpy as rnp
-from relax_mlir import lax
+from relax_mlir import debug, lax
 
 from relax_mlir_testing.harness import central_difference
 
@@ -261,6 +261,22 @@ def test_while_loop_stops_at_max_iterations_and_differentiates_the_steps_taken()
         close(relax_mlir.jit(lambda x, cap=cap: loop(x, cap))(x), unrolled(1.0, min(cap, n)),
               1e-12)
         close(relax_mlir.grad(lambda x, cap=cap: loop(x, cap))(x), 1.5 ** min(cap, n), 1e-12)
+
+
+def test_while_loop_reverse_mode_work_follows_the_trip_count(capsys):
+    """The adjoint of a while_loop that stops after 11 of at most 100,000
+    iterations evaluates its condition a few hundred times (a few chunks of 8
+    per checkpoint level), not once per possible iteration: a chunk entered
+    after the loop ended is skipped, forward and backward."""
+    def cond(v):
+        debug.print("cond")
+        return v < 100.0
+
+    f = lambda x: lax.while_loop(cond, lambda v: v * 1.5 + 0.1, x,  # noqa: E731
+                                 max_iterations=100_000)
+    close(relax_mlir.grad(f)(np.array(1.0)), 1.5 ** 11, 1e-12)
+    evaluations = capsys.readouterr().out.count("cond")
+    assert 11 < evaluations < 1000, evaluations
 
 
 def test_while_loop_without_bound_is_an_error_in_reverse_mode_only():

@@ -5,8 +5,8 @@
 //   the adjoints of the consts accumulate in carries.
 // - checkpoint_every: the scan is nested into chunks first (an outer scan
 //   whose body scans one chunk, and a tail scan for the rest).
-// - while with max_iterations: a scan of guarded steps (relax.if) carrying a
-//   `done` flag.
+// - while with max_iterations: nested scans of guarded steps (relax.if)
+//   carrying a `done` flag and a counter; a chunk is skipped once done.
 // - if: an if over the branches' adjoints.
 // RUN: relax-opt %s --relax-convert-to-dataflow --gradient="func=rnn" | FileCheck %s --check-prefix=RNN
 // RUN: relax-opt %s --relax-convert-to-dataflow --gradient="func=chunked" | FileCheck %s --check-prefix=CHUNKED
@@ -61,10 +61,24 @@ func.func @chunked(%c: tensor<2xf32>, %xs: tensor<7x2xf32>) -> tensor<f32> {
   return %l : tensor<f32>
 }
 
+// 50 iterations at most, in chunks of 8 (the default fan-out): a top scan of
+// 7 chunks over (done, count, x) stacks 7 states; a chunk entered once the
+// loop is done is skipped (the if on `done`); inside, a scan of 8 steps, each
+// run only while not done, count < 50 and the condition holds. The backward
+// scan recomputes a chunk (stacking its 8 states) only where it ran.
 // NEWTON-LABEL: func.func @newton_adjoint
-// NEWTON: %[[FALSE:.*]] = arith.constant dense<false> : tensor<i1>
-// NEWTON: relax.scan length = 6 consts(%arg0 : tensor<f32>) init(%[[FALSE]], %arg0 : tensor<i1>, tensor<f32>)
+// NEWTON-DAG: %[[FALSE:.*]] = arith.constant dense<false> : tensor<i1>
+// NEWTON-DAG: %[[ZERO:.*]] = arith.constant dense<0> : tensor<i64>
+// NEWTON: %[[FWD:.*]]:6 = relax.scan length = 7 consts(%arg0 : tensor<f32>) init(%[[FALSE]], %[[ZERO]], %arg0 : tensor<i1>, tensor<i64>, tensor<f32>) -> (tensor<i1>, tensor<i64>, tensor<f32>, tensor<7xi1>, tensor<7xi64>, tensor<7xf32>)
+// NEWTON-NEXT: ^bb0(%{{.*}}: tensor<f32>, %[[DONE:.*]]: tensor<i1>, %{{.*}}: tensor<i64>, %{{.*}}: tensor<f32>):
+// NEWTON-NEXT: relax.if %[[DONE]] : tensor<i1>
+// NEWTON: relax.scan length = 8 consts
+// NEWTON: %[[MAX:.*]] = arith.constant dense<50> : tensor<i64>
+// NEWTON: relax.less %{{.*}}, %[[MAX]] : tensor<i64>, tensor<i64> -> tensor<i1>
 // NEWTON: relax.if
+// NEWTON: relax.scan length = 7 reverse {{.*}} xs(%[[FWD]]#3, %[[FWD]]#4, %[[FWD]]#5 :
+// NEWTON: relax.scan length = 8 consts{{.*}} -> (tensor<i1>, tensor<i64>, tensor<f32>, tensor<8xi1>, tensor<8xi64>, tensor<8xf32>)
+// NEWTON: relax.scan length = 8 reverse
 // NEWTON-NOT: relax.while
 // NEWTON: return
 func.func @newton(%a: tensor<f32>) -> tensor<f32> {

@@ -399,6 +399,100 @@ int64_t WhileOp::getCheckpointFanOut() {
   return getCheckpointEvery().value_or(kWhileCheckpointEvery);
 }
 
+/// A 0-d i64 constant.
+static Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  auto type = RankedTensorType::get({}, b.getI64Type());
+  return arith::ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, value));
+}
+
+namespace {
+/// The while loop rewritten as nested scans over the state (done, count,
+/// carries...): `done` is set by the first iteration that does not run (its
+/// condition fails, or `count` reached max_iterations), and a whole chunk is
+/// skipped once it is set, so that the work (forward and backward) follows
+/// the trip count, not max_iterations. Each scan stores the states entering
+/// its iterations when differentiated: `fanOut` per level.
+struct GuardedWhile {
+  WhileOp loop;
+  int64_t fanOut;
+  Location loc;
+  unsigned nK;
+
+  /// One guarded iteration applied to `state` (with the consts `consts`).
+  SmallVector<Value> step(OpBuilder &b, ValueRange consts, ValueRange state) {
+    Value done = state[0], count = state[1];
+    SmallVector<Value> loopArgs(consts);
+    llvm::append_range(loopArgs, state.drop_front(2));
+    Value holds = cloneBlockBody(b, loop.getCond().front(), loopArgs).front();
+    Value inRange = vjp::less(b, loc, count, indexConstant(b, loc, *loop.getMaxIterations()));
+    Value runs = vjp::where(b, loc, done, boolConstant(b, loc, false),
+                            vjp::where(b, loc, inRange, holds, boolConstant(b, loc, false)));
+    auto guarded = IfOp::create(b, loc, loop.getInit().getTypes(), runs, loopArgs);
+    SmallVector<Type> argTypes(ValueRange(loopArgs).getTypes());
+    SmallVector<Location> locs(argTypes.size(), loc);
+    {
+      OpBuilder::InsertionGuard g(b);
+      Block *thenBlock = b.createBlock(&guarded.getThenRegion(), {}, argTypes, locs);
+      YieldOp::create(b, loc, cloneBlockBody(b, loop.getBody().front(), thenBlock->getArguments()));
+      Block *elseBlock = b.createBlock(&guarded.getElseRegion(), {}, argTypes, locs);
+      YieldOp::create(b, loc, elseBlock->getArguments().drop_front(nK));
+    }
+    SmallVector<Value> next{
+        vjp::where(b, loc, runs, boolConstant(b, loc, false), boolConstant(b, loc, true)),
+        vjp::add(b, loc, count, indexConstant(b, loc, 1))};
+    llvm::append_range(next, guarded.getResults());
+    return next;
+  }
+
+  /// A scan of `length` iterations over `state`, each a chunk of `level`
+  /// levels below (level 0: one guarded iteration; above, a chunk that is
+  /// skipped when `done` is set on entry).
+  ScanOp scan(OpBuilder &b, ValueRange consts, ValueRange state, int64_t length, int level) {
+    ScanOp s = createScan(b, loc, consts, state, {}, {}, length, /*reverse=*/false, std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    Block &body = s.getBody().front();
+    b.setInsertionPointToStart(&body);
+    ValueRange innerConsts = body.getArguments().take_front(nK);
+    ValueRange innerState = body.getArguments().drop_front(nK);
+    if (level == 0) {
+      YieldOp::create(b, loc, step(b, innerConsts, innerState));
+      return s;
+    }
+    SmallVector<Value> args(innerConsts);
+    llvm::append_range(args, innerState);
+    auto chunk = IfOp::create(b, loc, innerState.getTypes(), innerState[0], args);
+    SmallVector<Type> argTypes(ValueRange(args).getTypes());
+    SmallVector<Location> locs(argTypes.size(), loc);
+    {
+      OpBuilder::InsertionGuard g(b);
+      Block *skip = b.createBlock(&chunk.getThenRegion(), {}, argTypes, locs);
+      YieldOp::create(b, loc, skip->getArguments().drop_front(nK));
+      Block *run = b.createBlock(&chunk.getElseRegion(), {}, argTypes, locs);
+      ScanOp inner = scan(b, run->getArguments().take_front(nK),
+                          run->getArguments().drop_front(nK), fanOut, level - 1);
+      YieldOp::create(b, loc, inner.getCarries());
+    }
+    YieldOp::create(b, loc, chunk.getResults());
+    return s;
+  }
+
+  /// The outermost scan: levels of `fanOut` iterations below a top level
+  /// covering max_iterations (the counter stops the iterations past it).
+  ScanOp build(OpBuilder &b) {
+    int64_t max = *loop.getMaxIterations();
+    int levels = 0;
+    int64_t below = 1; // iterations in a chunk of the top level
+    while (below * fanOut < max) {
+      below *= fanOut;
+      ++levels;
+    }
+    SmallVector<Value> state{boolConstant(b, loc, false), indexConstant(b, loc, 0)};
+    llvm::append_range(state, loop.getInit());
+    return scan(b, loop.getConsts(), state, (max + below - 1) / below, levels);
+  }
+};
+} // namespace
+
 LogicalResult WhileOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resultGrads,
                                                   ArrayRef<bool> needsGrad,
                                                   MutableArrayRef<Value> operandGrads,
@@ -409,54 +503,24 @@ LogicalResult WhileOp::buildVectorJacobianProduct(OpBuilder &b, ValueRange resul
                      "reverse mode needs a bound on the iterations to bound what it stores "
                      "(Python: while_loop(..., max_iterations=n), or fori_loop when the trip "
                      "count is known)");
-  // The loop as `max` guarded steps of a scan carrying `done`: a step runs
-  // the body when the loop has not ended and its condition holds.
-  Location loc = getLoc();
   unsigned nK = getConsts().size(), nC = getInit().size();
   OpBuilder fb(getOperation());
-  SmallVector<Value> init{boolConstant(fb, loc, false)};
-  llvm::append_range(init, getInit());
-  ScanOp scan = createScan(fb, loc, getConsts(), init, {}, {}, *max, /*reverse=*/false,
-                           getCheckpointFanOut());
-  {
-    OpBuilder::InsertionGuard guard(fb);
-    Block &body = scan.getBody().front();
-    fb.setInsertionPointToStart(&body);
-    ValueRange args = body.getArguments();
-    Value done = args[nK];
-    SmallVector<Value> loopArgs(args.take_front(nK));
-    llvm::append_range(loopArgs, args.drop_front(nK + 1));
-    Value holds = cloneBlockBody(fb, getCond().front(), loopArgs).front();
-    Value runs = vjp::where(fb, loc, done, boolConstant(fb, loc, false), holds);
-    auto step = IfOp::create(fb, loc, getInit().getTypes(), runs, loopArgs);
-    SmallVector<Type> argTypes(ValueRange(loopArgs).getTypes());
-    SmallVector<Location> locs(argTypes.size(), loc);
-    {
-      OpBuilder::InsertionGuard g(fb);
-      Block *thenBlock = fb.createBlock(&step.getThenRegion(), {}, argTypes, locs);
-      YieldOp::create(fb, loc, cloneBlockBody(fb, getBody().front(), thenBlock->getArguments()));
-      Block *elseBlock = fb.createBlock(&step.getElseRegion(), {}, argTypes, locs);
-      YieldOp::create(fb, loc, elseBlock->getArguments().drop_front(nK));
-    }
-    SmallVector<Value> yielded{
-        vjp::where(fb, loc, runs, boolConstant(fb, loc, false), boolConstant(fb, loc, true))};
-    llvm::append_range(yielded, step.getResults());
-    YieldOp::create(fb, loc, yielded);
-  }
-  getOperation()->replaceAllUsesWith(scan.getCarries().drop_front());
-  SmallVector<Value> seeds{Value()};
+  ScanOp scan = GuardedWhile{*this, std::max<int64_t>(getCheckpointFanOut(), 2), getLoc(), nK}
+                    .build(fb);
+  getOperation()->replaceAllUsesWith(scan.getCarries().drop_front(2));
+  SmallVector<Value> seeds{Value(), Value()};
   llvm::append_range(seeds, resultGrads);
   SmallVector<bool> wanted(needsGrad.take_front(nK));
-  wanted.push_back(false);
+  wanted.append({false, false});
   llvm::append_range(wanted, needsGrad.drop_front(nK));
-  SmallVector<Value> grads(nK + 1 + nC);
+  SmallVector<Value> grads(nK + 2 + nC);
   if (failed(cast<RegionGradientOpInterface>(scan.getOperation())
                  .buildVectorJacobianProduct(b, seeds, wanted, grads, pullbacks)))
     return failure();
   for (unsigned i = 0; i < nK; ++i)
     operandGrads[i] = grads[i];
   for (unsigned i = 0; i < nC; ++i)
-    operandGrads[nK + i] = grads[nK + 1 + i];
+    operandGrads[nK + i] = grads[nK + 2 + i];
   return success();
 }
 

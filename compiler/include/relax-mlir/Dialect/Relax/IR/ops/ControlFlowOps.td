@@ -119,10 +119,13 @@ def Relax_WhileOp : Relax_Op<"while", [RecursiveMemoryEffects, IsolatedFromAbove
     With `max_iterations = n`, the loop also stops after `n` iterations of
     its body (as Equinox's `while_loop(max_steps=n)`). Reverse mode needs
     it, to bound what the backward pass stores: it differentiates the loop
-    as a `relax.scan` of `n` guarded steps (a step after the loop ended only
-    passes the carries on) with `checkpoint_every` = k (default 8): nested
-    chunks of k steps, storing about k * log_k(n) carries and recomputing
-    each step about log_k(n) times.
+    as nested `relax.scan`s of guarded steps, k = `checkpoint_every`
+    (default 8) per level below the top, ceil(log_k(n)) levels (a step
+    after the loop ended, or past n, only passes the carries on; a chunk
+    entered after it ended is skipped whole, so the work follows the trip
+    count the loop records at run time, not `n`). Multi-level checkpointing:
+    about k per level, k * ceil(log_k(n)) carries in all, are stored, and
+    each step is recomputed at most once per level.
 
     ```mlir
     %r = relax.while max_iterations = 50 consts(%a : tensor<f32>) init(%x0 : tensor<f32>)
