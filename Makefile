@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 DEPS := $(ROOT)/.deps
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libzstd-dev libomp-22-dev \
-                ninja-build cmake g++ python3-dev python3-venv valgrind
+                ninja-build cmake g++ python3-dev python3-venv valgrind openmpi-bin libopenmpi-dev
 export PYTHONPATH := $(BUILD)/python_packages
 
 docs: build

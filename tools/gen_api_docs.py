@@ -12,6 +12,7 @@ from typing import Any
 
 import relax_mlir
 import relax_mlir.debug
+import relax_mlir.distributed
 import relax_mlir.lax
 import relax_mlir.nn
 import relax_mlir.numpy
@@ -32,6 +33,8 @@ SECTIONS = [
     ("relax_mlir.tree_util", relax_mlir.tree_util, "Pytrees (jax.tree_util's)."),
     ("relax_mlir.debug", relax_mlir.debug, "Printing values from compiled code "
      "(jax.debug.print)."),
+    ("relax_mlir.distributed", relax_mlir.distributed, "Data parallelism across the processes "
+     "of an MPI job (mpirun): ranks, broadcast, batch shards."),
     ("relax_mlir.runtime", relax_mlir.runtime, "Loading and calling exported libraries "
      "(pure Python: no LLVM/MLIR needed)."),
 ]

@@ -23,7 +23,7 @@ from ._config import log_compile
 from ._mlir_libs import _relax_runtime
 from ._mlir_libs._mlirExecutionEngine import ExecutionEngine
 from ._module import ModuleLike, as_module, clone_module, functions, parameter_names, type_spec
-from ._stages import run_stages
+from ._stages import run_stages, uses_collectives
 from .errors import CompilationError
 
 
@@ -312,6 +312,11 @@ def _compile_cpu(module: ir.Module, opt_level: int, num_threads: int,
     """`module` compiled for the host CPU: loaded from the compilation cache,
     else lowered and written there (and loaded), else JIT-compiled."""
     start = time.perf_counter()
+    if uses_collectives(module):
+        # The compiled code calls MPI: initialized, its symbols global.
+        from . import distributed
+
+        distributed.initialize()
     specs = _public_specs(module)
     what = ", ".join(sorted(specs)) or "(no public function)"
     entry = None

@@ -278,7 +278,7 @@ class Transformed:
     def __init__(self, fn: Callable[..., Any], mode: str, *, argnums: ArgNums = 0,
                  has_aux: bool = False, static_argnums: ArgNums = (),
                  static_argnames: str | Sequence[str] = (), opt_level: int = 3,
-                 num_threads: int = 1) -> None:
+                 num_threads: int = 1, data_parallel: str | None = None) -> None:
         if not callable(fn):
             raise TypeError(f"expected a function to transform, got {type(fn).__name__}")
         self.fn = fn
@@ -313,11 +313,15 @@ class Transformed:
             self.grad_names.append(names[n])
         if set(self.grad_names) & self.static_names:
             raise ValueError("an argument cannot be both differentiated and static")
+        if data_parallel not in (None, "mean", "sum"):
+            raise ValueError(f"{mode}: data_parallel must be None, 'mean' or 'sum', got "
+                             f"{data_parallel!r}")
         self.opt_level = opt_level
         self.num_threads = num_threads
+        self.data_parallel = data_parallel
         self._cache = _function_cache(fn, (mode, self.argnums, self._argnums_int, self.has_aux,
                                            tuple(sorted(self.static_names)), opt_level,
-                                           num_threads))
+                                           num_threads, data_parallel))
         # Set on eager functions, which share one cache (keys prefixed).
         self._cache_prefix: Any = None
         self._lock = threading.Lock()
@@ -500,7 +504,8 @@ class Transformed:
                                 ".astype(np.float32))")
             derived = gradient(trace.module, "main", require_grads=wrt, mode="vjp")
         else:
-            derived = gradient(trace.module, "main", require_grads=grad_leaves, target_index=0)
+            derived = gradient(trace.module, "main", require_grads=grad_leaves, target_index=0,
+                               data_parallel=self.data_parallel)
         # The derived functions hold the forward bindings themselves: @main
         # need not be compiled.
         functions(derived)["main"].operation.erase()
@@ -916,24 +921,33 @@ def jit(fn: Callable[..., Any] | None = None, *, static_argnums: ArgNums = (),
 
 def grad(fn: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False, *,
          static_argnums: ArgNums = (), static_argnames: str | Sequence[str] = (),
-         opt_level: int = 3, num_threads: int = 1) -> Transformed:
+         opt_level: int = 3, num_threads: int = 1,
+         data_parallel: str | None = None) -> Transformed:
     """The gradient of scalar-valued `fn` with respect to argument `argnums`
     (an int: that argument's gradient, of its structure; a tuple: a tuple of
     them), compiled through the gradient pass. With `has_aux`, `fn` returns
-    `(loss, aux)` and the result is `(gradient, aux)`."""
+    `(loss, aux)` and the result is `(gradient, aux)`.
+    `data_parallel="mean"` (or `"sum"`, relax only): in an MPI job, each
+    process calls it on its own shard of the batch and gets the gradient
+    averaged (summed) over all of them, by all-reduces inside the compiled
+    step (`relax_mlir.distributed`)."""
     return Transformed(fn, "grad", argnums=argnums, has_aux=has_aux,
                        static_argnums=static_argnums, static_argnames=static_argnames,
-                       opt_level=opt_level, num_threads=num_threads)
+                       opt_level=opt_level, num_threads=num_threads,
+                       data_parallel=data_parallel)
 
 
 def value_and_grad(fn: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False, *,
                    static_argnums: ArgNums = (), static_argnames: str | Sequence[str] = (),
-                   opt_level: int = 3, num_threads: int = 1) -> Transformed:
+                   opt_level: int = 3, num_threads: int = 1,
+                   data_parallel: str | None = None) -> Transformed:
     """As `grad`, returning `(value, gradient)` (`((loss, aux), gradient)` with
-    `has_aux`) from one compiled call."""
+    `has_aux`) from one compiled call. With `data_parallel`, the value (the
+    loss; not `aux`) is averaged (summed) over the processes too."""
     return Transformed(fn, "value_and_grad", argnums=argnums, has_aux=has_aux,
                        static_argnums=static_argnums, static_argnames=static_argnames,
-                       opt_level=opt_level, num_threads=num_threads)
+                       opt_level=opt_level, num_threads=num_threads,
+                       data_parallel=data_parallel)
 
 
 def jvp(fn: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],

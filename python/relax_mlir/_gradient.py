@@ -27,6 +27,7 @@ def gradient(
     require_grads: Sequence[int | str] | None = None,
     target_index: int | None = None,
     mode: str = "adjoint",
+    data_parallel: str | None = None,
 ) -> ir.Module:
     """Differentiates `func` and returns a new module that also holds `<func>_adjoint`.
 
@@ -46,17 +47,26 @@ def gradient(
     result's type (any result, not only a scalar; `target_index` does not
     apply), so that the forward runs once for any number of cotangents.
 
+    `data_parallel="mean"` (or `"sum"`): every process of an MPI job runs
+    the derived function on its own data, and the gradients (and, in
+    adjoint mode, the target) are averaged (summed) over the processes
+    inside it, packed into one `relax.all_reduce` per element type
+    (`relax_mlir.distributed`).
+
     Raises `ValueError`/`TypeError` for bad arguments and `GradientError` (with
     MLIR's diagnostics) when the pass rejects the function.
     """
     module = as_module(module)
+    if data_parallel not in (None, "mean", "sum"):
+        raise ValueError(f"data_parallel must be None, 'mean' or 'sum', got {data_parallel!r}")
+    parallel = [f"data-parallel={data_parallel}"] if data_parallel else []
     if not isinstance(func, str) or not func.replace("_", "a").isalnum():
         raise ValueError(f"func must be a function name such as 'main', got {func!r}")
     if mode not in ("adjoint", "vjp"):
         raise ValueError(f"mode must be 'adjoint' or 'vjp', got {mode!r}")
     fn = require_function(module, func)
     if mode == "vjp":
-        options = [f"func={func}", "mode=vjp"]
+        options = [f"func={func}", "mode=vjp", *parallel]
         if require_grads is not None:
             indices = _resolve_params(parameter_names(fn), require_grads, func)
             options.append("require-grads=" + ",".join(str(i) for i in indices))
@@ -65,7 +75,7 @@ def gradient(
         target_index = _target_index_attribute(fn, func)
     target_index = _as_index(target_index, "target_index")
     _check_target_index(fn, func, target_index)
-    options = [f"func={func}", f"target-index={target_index}"]
+    options = [f"func={func}", f"target-index={target_index}", *parallel]
     if require_grads is not None:
         indices = _resolve_params(parameter_names(fn), require_grads, func)
         if indices:

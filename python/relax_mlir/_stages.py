@@ -37,13 +37,16 @@ def check_stage(stage: str, allowed: Sequence[str] = STAGES) -> str:
 
 
 def pipeline(opt_level: int = 3, num_threads: int = 1, from_stage: str = "relax",
-             to_stage: str = "llvm", pooled_alloc: bool = True) -> str:
+             to_stage: str = "llvm", pooled_alloc: bool = True,
+             mpi_implementation: str | None = None) -> str:
     """The `relax-to-llvm` pipeline text between two stages. Only the C
     interfaces (`_mlir_ciface_<name>`, what the JIT and exported libraries
-    call) stay external: LLVM inlines each function into its wrapper."""
+    call) stay external: LLVM inlines each function into its wrapper.
+    `mpi_implementation` names the MPI library that collectives call."""
+    mpi = f" mpi-implementation={mpi_implementation}" if mpi_implementation else ""
     return (f"builtin.module(relax-to-llvm{{opt-level={opt_level} num-threads={num_threads} "
             f"pooled-alloc={'true' if pooled_alloc else 'false'} c-interface-only=true "
-            f"from-stage={from_stage} to-stage={to_stage}}})")
+            f"from-stage={from_stage} to-stage={to_stage}{mpi}}})")
 
 
 GPU_FORMATS = ("isa", "bin", "fatbin")
@@ -72,21 +75,53 @@ def run_gpu_pipeline(module: ir.Module, chip: str, gpu_format: str,
     return lowered
 
 
-def _refuse_debug_prints(module: ir.Module, target: str) -> None:
-    """A CompilationError for a relax.debug_print on a target that cannot
-    print (the GPU: its values live in device memory)."""
+def _locations_of(module: ir.Module, name: str) -> list[str]:
+    """The locations of the ops named `name` in `module`, in order."""
     found: list[str] = []
 
     def visit(op: Any) -> Any:
-        if op.name == "relax.debug_print":
+        if op.name == name:
             found.append(str(op.location))
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)
+    return found
+
+
+def uses_collectives(module: ir.Module) -> bool:
+    """Whether `module` communicates across processes (relax.all_reduce):
+    running it needs MPI (relax_mlir.distributed)."""
+    return bool(_locations_of(module, "relax.all_reduce"))
+
+
+def _refuse_debug_prints(module: ir.Module, target: str) -> None:
+    """A CompilationError for an op that only the CPU pipeline lowers: a
+    relax.debug_print (the GPU's values live in device memory) or a
+    relax.all_reduce (MPI calls are host code)."""
+    found = _locations_of(module, "relax.debug_print")
     if found:
         raise CompilationError(f"relax_mlir.debug.print is not supported on {target}",
                                f"it prints on the CPU only; found at {found[0]}. Compile "
                                f"for the CPU to print, or remove the print")
+    found = _locations_of(module, "relax.all_reduce")
+    if found:
+        raise CompilationError(f"relax.all_reduce (data_parallel) is not supported on {target}",
+                               f"collectives are compiled for the CPU only; found at "
+                               f"{found[0]}. Compile for the CPU, or leave data_parallel out")
+
+
+def _mpi_implementation(module: ir.Module) -> str | None:
+    """The MPI library the module's collectives are compiled for (None when
+    it has none): the one mpi4py loads, else Open MPI (running the code
+    then asks for mpi4py)."""
+    if not uses_collectives(module):
+        return None
+    try:
+        from .distributed import implementation
+
+        return implementation()
+    except ImportError:
+        return "OpenMPI"
 
 
 def run_gpu_emulator(module: ir.Module, reverse: bool = False,
@@ -108,6 +143,7 @@ def run_stages(module: ir.Module, opt_level: int, num_threads: int,
     """A lowered copy of `module` (left unchanged) at `to_stage`; with
     `dump_ir`, each stage's IR is written there as `<n>-<stage>.mlir`."""
     lowered = clone_module(module)
+    mpi = _mpi_implementation(module)
     end = LOWERING_STAGES.index(to_stage)
     steps = [("relax", to_stage)] if dump_ir is None else \
         list(zip(("relax",) + LOWERING_STAGES[:end], LOWERING_STAGES[:end + 1]))
@@ -115,7 +151,8 @@ def run_stages(module: ir.Module, opt_level: int, num_threads: int,
         os.makedirs(dump_ir, exist_ok=True)
         _write(lowered, os.path.join(dump_ir, "0-relax.mlir"))
     for number, (start, stop) in enumerate(steps, start=1):
-        run_passes(lowered, pipeline(opt_level, num_threads, start, stop), CompilationError,
+        run_passes(lowered, pipeline(opt_level, num_threads, start, stop,
+                                     mpi_implementation=mpi), CompilationError,
                    f"lowering to the {stop} stage failed")
         if dump_ir is not None:
             _write(lowered, os.path.join(dump_ir, f"{number}-{stop}.mlir"))

@@ -617,12 +617,15 @@ def test_ops_lists_every_op_with_its_gradient_and_lowering():
     assert {f"relax.{n}" for n in OPS} | {f"relax.{s}" for s in STRUCTURAL} <= set(names)
     for op in listed:
         short = op.name[len("relax."):]
-        # call_with_rules has rules by construction (the functions it names).
-        expected = OPS[short].gradient if short in OPS else short == "call_with_rules"
+        # call_with_rules has rules by construction (the functions it names);
+        # all_reduce's derivatives are all-reduces.
+        expected = OPS[short].gradient if short in OPS else short in ("call_with_rules",
+                                                                      "all_reduce")
         assert op.gradient == expected, op
         # Loops, conditionals and their terminators become scf ops in the
-        # conversion; debug_print becomes runtime calls there.
-        if short in ("scan", "while", "if", "switch", "yield", "condition", "debug_print"):
+        # conversion; debug_print and all_reduce become calls there.
+        if short in ("scan", "while", "if", "switch", "yield", "condition", "debug_print",
+                     "all_reduce"):
             assert op.lowering == "convert-relax-to-linalg", op
             continue
         # Tuples, markers, stop_gradient and split (a tuple result) are removed

@@ -51,6 +51,11 @@ struct RelaxToLLVMOptions : public PassPipelineOptions<RelaxToLLVMOptions> {
                      "free} instead of malloc/free (relax_mlir.compile provides a caching "
                      "pool)"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> mpiImplementation{
+      *this, "mpi-implementation",
+      llvm::cl::desc("The MPI library relax.all_reduce's calls are compiled for: OpenMPI or "
+                     "MPICH (their handles differ)"),
+      llvm::cl::init("OpenMPI")};
   PassOptions::Option<bool> cInterfaceOnly{
       *this, "c-interface-only",
       llvm::cl::desc("Only the C interfaces (_mlir_ciface_<name>) stay callable from outside "

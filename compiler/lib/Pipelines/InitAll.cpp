@@ -8,7 +8,9 @@
 #include "relax-mlir/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -16,7 +18,8 @@
 
 void mlir::relax::registerAllDialects(DialectRegistry &registry) {
   registry.insert<RelaxDialect, func::FuncDialect, arith::ArithDialect, linalg::LinalgDialect,
-                  tensor::TensorDialect, math::MathDialect, cpu::RelaxCPUDialect>();
+                  tensor::TensorDialect, math::MathDialect, cpu::RelaxCPUDialect,
+                  mpi::MPIDialect, DLTIDialect>();
   func::registerInlinerExtension(registry);
   // relax-to-nvvm serializes kernels: LLVM IR translation and the NVVM target.
   registerAllToLLVMIRTranslations(registry);

@@ -153,6 +153,8 @@ void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
     toLLVM.reassociateFPReductions = true;
     pm.addPass(createConvertVectorToLLVMPass(toLLVM));
   }
+  // (Before the memrefs: the MPI calls read their descriptors.)
+  pm.addPass(createMPIToLLVMPass(MPIToLLVMPassOptions{options.mpiImplementation}));
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = options.pooledAlloc;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));

@@ -13,6 +13,7 @@
 
 #include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Transforms/Passes.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::relax {
 #define GEN_PASS_DEF_GRADIENTPASS
@@ -204,6 +205,96 @@ static FailureOr<SmallVector<Value>> sweepBack(func::FuncOp fn, GatheredBody &bo
   return llvm::map_to_vector(seeds, [&](Value p) { return sweep.adjointOf(p); });
 }
 
+/// The float tensors of `v` (a tensor, or a tuple of them at any depth), in
+/// order.
+static void collectLeaves(OpBuilder &b, Location loc, Value v, SmallVectorImpl<Value> &leaves) {
+  auto tuple = dyn_cast<TupleType>(v.getType());
+  if (!tuple) {
+    leaves.push_back(v);
+    return;
+  }
+  for (int64_t i = 0, e = tuple.size(); i < e; ++i)
+    collectLeaves(b, loc, b.createOrFold<TupleGetItemOp>(loc, v, i), leaves);
+}
+
+/// A value of `type` rebuilt from `leaves` (consumed from the front).
+static Value rebuild(OpBuilder &b, Location loc, Type type, ArrayRef<Value> &leaves) {
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple) {
+    Value v = leaves.front();
+    leaves = leaves.drop_front();
+    return v;
+  }
+  SmallVector<Value> fields;
+  for (Type t : tuple.getTypes())
+    fields.push_back(rebuild(b, loc, t, leaves));
+  return TupleOp::create(b, loc, fields);
+}
+
+/// `values` (tensors or tuples of them) summed over the processes of the
+/// job, or averaged (`mean`): the data-parallel option. The float tensors
+/// are packed into one flat buffer per element type (f16 and bf16 in an f32
+/// one), each all-reduced by one relax.all_reduce (few large collective
+/// calls, as Horovod's tensor fusion and DDP's buckets do); for the mean,
+/// each buffer carries a 1 more, whose sum is the number of processes.
+static SmallVector<Value> allReduceValues(OpBuilder &b, Location loc, ValueRange values,
+                                          bool mean) {
+  SmallVector<Value> leaves;
+  for (Value v : values)
+    collectLeaves(b, loc, v, leaves);
+  llvm::MapVector<Type, SmallVector<unsigned>> groups;
+  auto bufferType = [&](Type element) -> Type {
+    return element.isF16() || element.isBF16() ? b.getF32Type() : element;
+  };
+  for (auto [i, leaf] : llvm::enumerate(leaves)) {
+    auto type = cast<RankedTensorType>(leaf.getType());
+    groups[bufferType(type.getElementType())].push_back(i);
+  }
+  SmallVector<Value> reduced(leaves);
+  for (auto &[element, members] : groups) {
+    SmallVector<Value> pieces;
+    int64_t total = 0;
+    for (unsigned i : members) {
+      auto type = cast<RankedTensorType>(leaves[i].getType());
+      Value flat = vjp::reshapeTo(b, loc, leaves[i], {type.getNumElements()});
+      pieces.push_back(vjp::astype(b, loc, flat, element));
+      total += type.getNumElements();
+    }
+    if (mean) {
+      pieces.push_back(OnesOp::create(b, loc, RankedTensorType::get({1}, element)));
+      ++total;
+    }
+    auto bufferTy = RankedTensorType::get({total}, element);
+    Value buffer = pieces.size() == 1 ? pieces.front()
+                                      : ConcatOp::create(b, loc, bufferTy, pieces,
+                                                         b.getI64IntegerAttr(0))
+                                            .getResult();
+    Value sum = AllReduceOp::create(b, loc, buffer);
+    auto slice = [&](int64_t begin, int64_t end) -> Value {
+      return StridedSliceOp::create(b, loc, sum, b.getDenseI64ArrayAttr({0}),
+                                    b.getDenseI64ArrayAttr({begin}),
+                                    b.getDenseI64ArrayAttr({end}), b.getDenseI64ArrayAttr({1}));
+    };
+    Value scale;
+    if (mean)
+      scale = vjp::div(b, loc, vjp::scalarLike(b, loc, sum, 1.0),
+                       vjp::reshapeTo(b, loc, slice(total - 1, total), {}));
+    int64_t offset = 0;
+    for (unsigned i : members) {
+      auto type = cast<RankedTensorType>(leaves[i].getType());
+      int64_t n = type.getNumElements();
+      Value piece = slice(offset, offset + n);
+      offset += n;
+      if (scale)
+        piece = vjp::mul(b, loc, piece, scale);
+      reduced[i] = vjp::reshapeTo(b, loc, vjp::astype(b, loc, piece, type.getElementType()),
+                                  type.getShape());
+    }
+  }
+  ArrayRef<Value> rest(reduced);
+  return llvm::map_to_vector(values, [&](Value v) { return rebuild(b, loc, v.getType(), rest); });
+}
+
 struct GradientPass : relax::impl::GradientPassBase<GradientPass> {
   using Base::Base;
   void runOnOperation() final;
@@ -293,9 +384,27 @@ LogicalResult GradientPass::differentiate(func::FuncOp func, func::FuncOp adjoin
     return failure();
   ret = body->results.front();
 
-  // Result: (original result, (grad...)), in require-grads order.
+  // Result: (original result, (grad...)), in require-grads order; with
+  // data-parallel, the target and the gradients reduced over the processes.
   Location loc = body->ret.getLoc();
   OpBuilder b(body->dataflow.getOutput());
+  if (dataParallel != "none") {
+    SmallVector<Value> reduced(*grads);
+    auto tuple = dyn_cast<TupleType>(ret.getType());
+    Value target = tuple ? b.createOrFold<TupleGetItemOp>(loc, ret, targetIndex) : ret;
+    reduced.push_back(target);
+    reduced = allReduceValues(b, loc, reduced, dataParallel == "mean");
+    target = reduced.pop_back_val();
+    *grads = reduced;
+    if (tuple) {
+      SmallVector<Value> fields;
+      for (int64_t i = 0, e = tuple.size(); i < e; ++i)
+        fields.push_back(i == targetIndex ? target : b.createOrFold<TupleGetItemOp>(loc, ret, i));
+      ret = TupleOp::create(b, loc, fields);
+    } else {
+      ret = target;
+    }
+  }
   Value gradTuple = TupleOp::create(b, loc, *grads);
   finishBody(adjoint, *body, TupleOp::create(b, loc, ValueRange{ret, gradTuple}),
              /*removeMarkers=*/true);
@@ -334,6 +443,10 @@ LogicalResult GradientPass::split(func::FuncOp func, func::FuncOp fwd,
   if (failed(grads))
     return failure();
   ret = body->results.front();
+  if (dataParallel != "none") {
+    OpBuilder b(body->dataflow.getOutput());
+    *grads = allReduceValues(b, body->ret.getLoc(), *grads, dataParallel == "mean");
+  }
 
   // The backward half: the ops after the last forward binding.
   Block &block = body->dataflow.getBody().front();
@@ -351,6 +464,11 @@ LogicalResult GradientPass::split(func::FuncOp func, func::FuncOp fwd,
 void GradientPass::runOnOperation() {
   if (mode != "adjoint" && mode != "vjp") {
     getOperation().emitError("gradient: mode must be 'adjoint' or 'vjp', got '") << mode << "'";
+    return signalPassFailure();
+  }
+  if (dataParallel != "none" && dataParallel != "mean" && dataParallel != "sum") {
+    getOperation().emitError("gradient: data-parallel must be 'none', 'mean' or 'sum', got '")
+        << dataParallel << "'";
     return signalPassFailure();
   }
   bool vjp = mode == "vjp";

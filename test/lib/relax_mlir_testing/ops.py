@@ -107,8 +107,10 @@ DENOMINATOR = "denominator"  # float |x| >= 0.25; integer: nonzero unless x / 0 
 # functions of their own (test_transformations.py, lit custom-rules.mlir).
 # relax.yield and relax.condition end the bodies of the control-flow ops.
 # relax.debug_print has no result (a side effect: test_debug_print.py).
+# relax.all_reduce communicates across processes (MPI: test_distributed.py
+# runs it on two ranks, lit data-parallel.mlir and collective-rules.mlir).
 STRUCTURAL = frozenset({"dataflow", "output", "call_with_rules", "yield", "condition",
-                        "debug_print"})
+                        "debug_print", "all_reduce"})
 
 
 @dataclass(frozen=True)

@@ -411,6 +411,30 @@ def InternalLinkagePass : Pass<"relax-internal-linkage", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def MPIToLLVMPass : Pass<"relax-mpi-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Upstream's mpi dialect to LLVM calls of the MPI library";
+  let description = [{
+    First replaces the calls relax.all_reduce lowered to
+    (`@__relax_mpi_allreduce_sum_<type>(send, recv)`, kept as calls through
+    buffer deallocation, which refuses mpi ops) by `mpi.allreduce` (MPI_SUM)
+    on `mpi.comm_world`. Then runs upstream's MPI-to-LLVM patterns (MLIR 22
+    has no pass of its own for them) on a module with mpi ops, before the
+    memref conversion: a memref
+    operand is cast to its descriptor, which that conversion then builds. The
+    MPI library is named by the module's DLTI entry "MPI:Implementation",
+    set from `implementation` where the module has none. OpenMPI's reduction
+    handles are `ompi_mpi_op_<op>` (OpenMPI 4.1's libmpi), which MLIR 22.1's
+    lowering declares as `ompi_mpi_<op>`: the declarations are renamed, or the
+    link fails. A module without mpi ops is left as it is.
+  }];
+  let options = [
+    Option<"implementation", "implementation", "std::string", /*default=*/"\"OpenMPI\"",
+           "The MPI library: OpenMPI or MPICH">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::DLTIDialect",
+                           "::mlir::mpi::MPIDialect"];
+}
+
 def InlineIntoCInterfacesPass : Pass<"relax-inline-into-c-interfaces", "::mlir::ModuleOp"> {
   let summary = "Inline internal functions into the C interfaces that are their only callers";
   let description = [{

@@ -27,6 +27,11 @@ constexpr llvm::StringLiteral kControlFlowAttrName = "relax.control_flow";
 /// The ops the conversion rewrites as scf control flow (before the patterns
 /// run): the loops, the conditionals and their terminators.
 SmallVector<StringRef> getControlFlowOpNames();
+/// relax.all_reduce becomes calls of `@<prefix><element type>(send, recv)`
+/// (private declarations; 1-D buffers of any size and offset) that the CPU
+/// pipeline's relax-mpi-to-llvm replaces by `mpi.allreduce` (MPI_SUM) on the
+/// world communicator, after buffer deallocation (which refuses mpi ops).
+constexpr llvm::StringLiteral kAllReducePrefix = "__relax_mpi_allreduce_sum_";
 
 #define GEN_PASS_REGISTRATION
 #include "relax-mlir/Conversion/Passes.h.inc"

@@ -57,6 +57,14 @@ def GradientPass : Pass<"gradient", "::mlir::ModuleOp"> {
     result, not only a scalar: `target-index` does not apply) and returns the
     gradients in `require-grads` order.
 
+    With `data-parallel=mean` (or `sum`), every process of an MPI job runs
+    the derived function on its own shard of the data and the gradients are
+    averaged (summed) over the processes inside it: the gradient leaves are
+    packed into one flat buffer per element type (plus the target in adjoint
+    mode, and a 1 whose sum counts the processes for the mean), each reduced
+    by one `relax.all_reduce`, then unpacked. In vjp mode the gradients of
+    `@<func>_bwd` are reduced.
+
     Errors (unknown function, bad target, bad `require-grads`, no or several
     binding blocks, ops without a gradient rule) are diagnostics at the
     offending op or function; the pass then fails and adds nothing.
@@ -77,6 +85,11 @@ def GradientPass : Pass<"gradient", "::mlir::ModuleOp"> {
            "adjoint: add @<func>_adjoint; vjp: add @<func>_fwd (the result and "
            "the residuals) and @<func>_bwd (residuals and a cotangent of the "
            "result to gradients)">,
+    Option<"dataParallel", "data-parallel", "std::string", /*default=*/"\"none\"",
+           "none; sum or mean: every process of an MPI job runs the adjoint on its "
+           "own data, and the gradients (and, in adjoint mode, the target) are "
+           "summed or averaged over the processes by relax.all_reduce, packed "
+           "into one buffer per element type">,
   ];
   let dependentDialects = ["::mlir::relax::RelaxDialect", "::mlir::arith::ArithDialect"];
 }

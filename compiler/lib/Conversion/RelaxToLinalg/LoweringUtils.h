@@ -104,6 +104,10 @@ void populateNeuralNetworkLoweringPatterns(RewritePatternSet &patterns);
 void populateShapeLoweringPatterns(RewritePatternSet &patterns);
 void populateCreationLoweringPatterns(RewritePatternSet &patterns);
 void populateDebugLoweringPatterns(RewritePatternSet &patterns);
+/// relax.all_reduce to calls of `@<kAllReducePrefix><element type>(send,
+/// recv)` on 1-D buffers, which relax-mpi-to-llvm makes mpi.allreduce calls
+/// (Collective.cpp).
+void populateCollectiveLoweringPatterns(RewritePatternSet &patterns);
 /// Rewrites each relax.split as a tuple of strided_slices (before tuples are
 /// flattened).
 void expandSplits(ModuleOp module);

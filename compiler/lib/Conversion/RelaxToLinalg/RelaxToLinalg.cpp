@@ -79,4 +79,5 @@ void mlir::relax::populateRelaxToLinalgConversionPatterns(RewritePatternSet &pat
   populateShapeLoweringPatterns(patterns);
   populateCreationLoweringPatterns(patterns);
   populateDebugLoweringPatterns(patterns);
+  populateCollectiveLoweringPatterns(patterns);
 }

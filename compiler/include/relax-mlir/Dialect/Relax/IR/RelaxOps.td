@@ -3,7 +3,7 @@
 // Every op of the relax dialect, one file per op family under ops/:
 // structure (dataflow, tuples, checkpoints), elementwise, comparisons,
 // reductions, linear algebra, neural network, shape manipulation, creation,
-// and control flow (loops and conditionals).
+// control flow (loops and conditionals), and collectives across processes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,5 +39,6 @@ include "relax-mlir/Dialect/Relax/IR/ops/NeuralNetworkOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/ShapeOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/CreationOps.td"
 include "relax-mlir/Dialect/Relax/IR/ops/ControlFlowOps.td"
+include "relax-mlir/Dialect/Relax/IR/ops/CollectiveOps.td"
 
 #endif // RELAX_OPS_TD

@@ -1,0 +1,102 @@
+"""Data parallelism across processes (relax_mlir.distributed and the gradient
+pass's data-parallel option), with `mpirun -np 2` on this machine: the
+gradient of a global batch split over two ranks equals the one-process
+gradient of the whole batch, and a rank that raises ends the job, named."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+import relax_mlir
+import relax_mlir.numpy as rnp
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from distributed_worker import global_batch, mlp_loss  # noqa: E402
+
+MPIRUN = shutil.which("mpirun")
+pytestmark = pytest.mark.skipif(MPIRUN is None, reason="no mpirun (apt install openmpi-bin)")
+
+
+def mpirun(scenario: str, out: str, ranks: int = 2,
+           timeout: float = 120) -> subprocess.CompletedProcess:
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    return subprocess.run([MPIRUN, "-np", str(ranks), sys.executable,
+                           os.path.join(HERE, "distributed_worker.py"), scenario, out],
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def test_two_ranks_get_the_gradient_of_the_global_batch(tmp_path) -> None:
+    run = mpirun("gradients", str(tmp_path))
+    assert run.returncode == 0, run.stdout + run.stderr
+    ranks = [dict(np.load(tmp_path / f"rank{r}.npz")) for r in range(2)]
+    for key in ranks[0]:  # every rank holds the same reduced values, bit for bit
+        np.testing.assert_array_equal(ranks[0][key], ranks[1][key], err_msg=key)
+    for dtype, rtol in ((np.float64, 1e-12), (np.float32, 1e-6)):
+        params, x, y = global_batch(dtype)
+        loss, grads = relax_mlir.value_and_grad(mlp_loss)(params, x, y)
+        name = np.dtype(dtype).name
+        np.testing.assert_allclose(ranks[0][f"loss_{name}"], loss, rtol=rtol)
+        for k, g in grads.items():
+            assert ranks[0][f"{k}_{name}"].dtype == dtype
+            np.testing.assert_allclose(ranks[0][f"{k}_{name}"], g, rtol=rtol,
+                                       atol=rtol * np.abs(g).max(), err_msg=k)
+    # data_parallel="sum": the sum of the two shards' mean-loss gradients.
+    params, x, y = global_batch(np.float64)
+    halves = [relax_mlir.grad(mlp_loss)(params, x[i * 8:(i + 1) * 8], y[i * 8:(i + 1) * 8])
+              for i in range(2)]
+    for k in params:
+        np.testing.assert_allclose(ranks[0][f"{k}_sum"], halves[0][k] + halves[1][k],
+                                   rtol=1e-12, atol=1e-15)
+
+
+def test_a_rank_that_raises_ends_the_job_naming_it(tmp_path) -> None:
+    start = time.monotonic()
+    run = mpirun("raises", str(tmp_path), timeout=60)
+    elapsed = time.monotonic() - start
+    assert run.returncode != 0
+    assert elapsed < 30, elapsed
+    assert "rank 1 of 2 raised an uncaught exception; aborting the MPI job" in run.stderr
+    assert "a failure in the middle of a step" in run.stderr
+
+
+def test_one_process_data_parallel_is_the_plain_gradient() -> None:
+    """A job of one process (no mpirun: MPI's singleton): the all-reduces
+    are the identity, and the result is the plain gradient."""
+    params, x, y = global_batch(np.float64)
+    loss, grads = relax_mlir.value_and_grad(mlp_loss, data_parallel="mean")(params, x, y)
+    want_loss, want = relax_mlir.value_and_grad(mlp_loss)(params, x, y)
+    np.testing.assert_allclose(loss, want_loss, rtol=1e-15)
+    for k in params:
+        np.testing.assert_allclose(grads[k], want[k], rtol=1e-15)
+
+
+def test_bad_options_and_a_missing_mpi4py_say_what_to_do() -> None:
+    with pytest.raises(ValueError, match="data_parallel must be None, 'mean' or 'sum', got 'avg'"):
+        relax_mlir.grad(mlp_loss, data_parallel="avg")
+    code = ("import sys; sys.modules['mpi4py'] = None\n"
+            "import numpy as np, relax_mlir, relax_mlir.numpy as rnp\n"
+            "try:\n"
+            "    relax_mlir.grad(lambda w: rnp.sum(w * w), data_parallel='mean')(np.ones(3))\n"
+            "except ImportError as e:\n"
+            "    print(e)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "relax_mlir.distributed needs mpi4py" in run.stdout
+    assert "pip install 'relax-mlir[mpi]'" in run.stdout
+
+
+def test_the_gpu_lowering_refuses_collectives() -> None:
+    f = relax_mlir.grad(lambda w: rnp.sum(w * w), data_parallel="mean")
+    module = f.lower(np.ones(3)).module("adjoint")
+    assert "relax.all_reduce" in str(module)
+    with pytest.raises(relax_mlir.CompilationError, match="CPU only"):
+        relax_mlir.lower(module, "llvm", target="cuda")
