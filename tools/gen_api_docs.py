@@ -16,6 +16,7 @@ import relax_mlir.distributed
 import relax_mlir.lax
 import relax_mlir.nn
 import relax_mlir.numpy
+import relax_mlir.optim
 import relax_mlir.random
 import relax_mlir.runtime
 import relax_mlir.tree_util
@@ -31,6 +32,8 @@ SECTIONS = [
     ("relax_mlir.random", relax_mlir.random, "Random numbers as pure functions of a key "
      "(jax.random's)."),
     ("relax_mlir.tree_util", relax_mlir.tree_util, "Pytrees (jax.tree_util's)."),
+    ("relax_mlir.optim", relax_mlir.optim, "Optimizers in optax's shape (sgd, momentum, adam, "
+     "adamw), usable inside jit."),
     ("relax_mlir.debug", relax_mlir.debug, "Printing values from compiled code "
      "(jax.debug.print)."),
     ("relax_mlir.distributed", relax_mlir.distributed, "Data parallelism across the processes "
