@@ -100,3 +100,24 @@ def test_the_gpu_lowering_refuses_collectives() -> None:
     assert "relax.all_reduce" in str(module)
     with pytest.raises(relax_mlir.CompilationError, match="CPU only"):
         relax_mlir.lower(module, "llvm", target="cuda")
+
+
+def test_the_data_parallel_demo_agrees_with_one_process() -> None:
+    """`mpirun -np 2 python -m relax_mlir.demo --data-parallel` trains to the
+    loss and accuracy of the one-process run, and every rank reports its
+    throughput."""
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    demo = [sys.executable, "-m", "relax_mlir.demo", "--data-parallel", "--models", "mlp",
+            "--epochs", "1"]
+    runs = [subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+            for command in (demo, [MPIRUN, "-np", "2", *demo])]
+    finals = []
+    for run in runs:
+        assert run.returncode == 0, run.stdout + run.stderr
+        final = [line.split() for line in run.stdout.splitlines() if "mlp final" in line]
+        assert len(final) == 1, run.stdout
+        finals.append((float(final[0][3]), float(final[0][6])))
+    assert "rank 1:" in runs[1].stdout and "images/s" in runs[1].stdout
+    (loss1, acc1), (loss2, acc2) = finals
+    assert abs(loss1 - loss2) <= 1e-5 * abs(loss1) and acc1 == acc2, finals
