@@ -272,7 +272,7 @@ def train_data_parallel(name: str, args: argparse.Namespace, data: tuple[np.ndar
 
     rate = steps * args.epochs * args.batch / size / busy
     rates = MPI.COMM_WORLD.gather((rank, busy / (steps * args.epochs) * 1e6, rate), root=0)
-    if rank == 0:
+    if rank == 0 and rates is not None:
         for r, us, images_per_s in rates:
             print(f"  rank {r}: {us:.0f} us/step, {images_per_s:.0f} images/s of its shards")
         print(f"  {name} final: loss {history['loss'][-1]:.6f} test accuracy "
