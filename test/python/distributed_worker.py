@@ -5,6 +5,7 @@ test compares to OUTDIR/rank<r>.npz."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 import numpy as np
@@ -65,8 +66,20 @@ def raises(out: str) -> None:
     step(params, xs, ys)
 
 
+def dies(out: str) -> None:
+    """Rank 1 is killed (SIGKILL: no Python, no hook) in the middle of a
+    step; rank 0 goes on into the step's all-reduce."""
+    params, x, y = global_batch(np.float64)
+    step = relax_mlir.value_and_grad(mlp_loss, data_parallel="mean")
+    xs, ys = distributed.shard_batch((x, y))
+    step(params, xs, ys)
+    if distributed.rank() == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+    step(params, xs, ys)
+
+
 if __name__ == "__main__":
     scenario, out = sys.argv[1], sys.argv[2]
     distributed.initialize()
-    {"gradients": gradients, "raises": raises}[scenario](out)
+    {"gradients": gradients, "raises": raises, "dies": dies}[scenario](out)
     distributed.shutdown()

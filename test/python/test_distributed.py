@@ -67,6 +67,18 @@ def test_a_rank_that_raises_ends_the_job_naming_it(tmp_path) -> None:
     assert "a failure in the middle of a step" in run.stderr
 
 
+def test_a_rank_that_is_killed_ends_the_job_naming_it(tmp_path) -> None:
+    """A rank killed by SIGKILL (no Python left to report) mid-step: mpirun
+    ends the job and names the rank; the other does not wait forever in the
+    all-reduce."""
+    start = time.monotonic()
+    run = mpirun("dies", str(tmp_path), timeout=60)
+    assert run.returncode != 0
+    assert time.monotonic() - start < 30
+    assert "process rank 1" in run.stdout + run.stderr
+    assert "signal 9" in run.stdout + run.stderr
+
+
 def test_one_process_data_parallel_is_the_plain_gradient() -> None:
     """A job of one process (no mpirun: MPI's singleton): the all-reduces
     are the identity, and the result is the plain gradient."""
