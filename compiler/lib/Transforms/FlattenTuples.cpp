@@ -1,5 +1,6 @@
 //===- FlattenTuples.cpp - inline dataflow blocks, flatten tuple signatures ===//
 
+#include "relax-mlir/Dialect/Relax/IR/GradientUtils.h"
 #include "relax-mlir/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,29 +27,6 @@ static void flattenType(Type type, SmallVectorImpl<Type> &leaves) {
     return;
   }
   leaves.push_back(type);
-}
-
-/// Rebuilds a value of `type` from leaves[pos...] with relax.tuple.
-static Value buildFromLeaves(OpBuilder &b, Location loc, Type type, ValueRange leaves,
-                             unsigned &pos) {
-  auto tuple = dyn_cast<TupleType>(type);
-  if (!tuple)
-    return leaves[pos++];
-  SmallVector<Value> fields;
-  for (Type t : tuple.getTypes())
-    fields.push_back(buildFromLeaves(b, loc, t, leaves, pos));
-  return TupleOp::create(b, loc, fields);
-}
-
-/// Appends the leaves of `v` read with (folded) relax.tuple_get_item.
-static void leavesOf(OpBuilder &b, Location loc, Value v, SmallVectorImpl<Value> &leaves) {
-  auto tuple = dyn_cast<TupleType>(v.getType());
-  if (!tuple) {
-    leaves.push_back(v);
-    return;
-  }
-  for (int64_t i = 0, e = tuple.size(); i < e; ++i)
-    leavesOf(b, loc, b.createOrFold<TupleGetItemOp>(loc, v, i), leaves);
 }
 
 static void inlineDataflow(DataflowOp df) {
@@ -81,7 +59,7 @@ static void flattenSignature(func::FuncOp func) {
       newArgAttrs.push_back(DictionaryAttr::get(func.getContext()));
     b.setInsertionPointToStart(&entry);
     unsigned pos = 0;
-    arg.replaceAllUsesWith(buildFromLeaves(b, arg.getLoc(), arg.getType(), leafArgs, pos));
+    arg.replaceAllUsesWith(vjp::fromTupleLeaves(b, arg.getLoc(), arg.getType(), leafArgs, pos));
     entry.eraseArgument(i);
   }
   std::reverse(newArgAttrs.begin(), newArgAttrs.end());
@@ -91,7 +69,7 @@ static void flattenSignature(func::FuncOp func) {
     b.setInsertionPoint(ret);
     SmallVector<Value> leaves;
     for (Value v : ret.getOperands())
-      leavesOf(b, ret.getLoc(), v, leaves);
+      vjp::tupleLeaves(b, ret.getLoc(), v, leaves);
     ret.getOperandsMutable().assign(leaves);
     resultTypes = llvm::to_vector(ValueRange(leaves).getTypes());
   });

@@ -205,32 +205,6 @@ static FailureOr<SmallVector<Value>> sweepBack(func::FuncOp fn, GatheredBody &bo
   return llvm::map_to_vector(seeds, [&](Value p) { return sweep.adjointOf(p); });
 }
 
-/// The float tensors of `v` (a tensor, or a tuple of them at any depth), in
-/// order.
-static void collectLeaves(OpBuilder &b, Location loc, Value v, SmallVectorImpl<Value> &leaves) {
-  auto tuple = dyn_cast<TupleType>(v.getType());
-  if (!tuple) {
-    leaves.push_back(v);
-    return;
-  }
-  for (int64_t i = 0, e = tuple.size(); i < e; ++i)
-    collectLeaves(b, loc, b.createOrFold<TupleGetItemOp>(loc, v, i), leaves);
-}
-
-/// A value of `type` rebuilt from `leaves` (consumed from the front).
-static Value rebuild(OpBuilder &b, Location loc, Type type, ArrayRef<Value> &leaves) {
-  auto tuple = dyn_cast<TupleType>(type);
-  if (!tuple) {
-    Value v = leaves.front();
-    leaves = leaves.drop_front();
-    return v;
-  }
-  SmallVector<Value> fields;
-  for (Type t : tuple.getTypes())
-    fields.push_back(rebuild(b, loc, t, leaves));
-  return TupleOp::create(b, loc, fields);
-}
-
 /// `values` (tensors or tuples of them) summed over the processes of the
 /// job, or averaged (`mean`): the data-parallel option. The float tensors
 /// are packed into one flat buffer per element type (f16 and bf16 in an f32
@@ -241,7 +215,7 @@ static SmallVector<Value> allReduceValues(OpBuilder &b, Location loc, ValueRange
                                           bool mean) {
   SmallVector<Value> leaves;
   for (Value v : values)
-    collectLeaves(b, loc, v, leaves);
+    vjp::tupleLeaves(b, loc, v, leaves);
   llvm::MapVector<Type, SmallVector<unsigned>> groups;
   auto bufferType = [&](Type element) -> Type {
     return element.isF16() || element.isBF16() ? b.getF32Type() : element;
@@ -291,8 +265,9 @@ static SmallVector<Value> allReduceValues(OpBuilder &b, Location loc, ValueRange
                                   type.getShape());
     }
   }
-  ArrayRef<Value> rest(reduced);
-  return llvm::map_to_vector(values, [&](Value v) { return rebuild(b, loc, v.getType(), rest); });
+  unsigned pos = 0;
+  return llvm::map_to_vector(
+      values, [&](Value v) { return vjp::fromTupleLeaves(b, loc, v.getType(), reduced, pos); });
 }
 
 struct GradientPass : relax::impl::GradientPassBase<GradientPass> {

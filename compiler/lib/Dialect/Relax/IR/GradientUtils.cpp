@@ -258,3 +258,24 @@ Value vjp::reverse(OpBuilder &b, Location loc, Value v, int64_t axis) {
                                 b.getDenseI64ArrayAttr({n - 1}),
                                 b.getDenseI64ArrayAttr({-n - 1}), b.getDenseI64ArrayAttr({-1}));
 }
+
+void vjp::tupleLeaves(OpBuilder &b, Location loc, Value v, SmallVectorImpl<Value> &leaves) {
+  auto tuple = dyn_cast<TupleType>(v.getType());
+  if (!tuple) {
+    leaves.push_back(v);
+    return;
+  }
+  for (int64_t i = 0, e = tuple.size(); i < e; ++i)
+    tupleLeaves(b, loc, b.createOrFold<TupleGetItemOp>(loc, v, i), leaves);
+}
+
+Value vjp::fromTupleLeaves(OpBuilder &b, Location loc, Type type, ValueRange leaves,
+                           unsigned &pos) {
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple)
+    return leaves[pos++];
+  SmallVector<Value> fields;
+  for (Type t : tuple.getTypes())
+    fields.push_back(fromTupleLeaves(b, loc, t, leaves, pos));
+  return TupleOp::create(b, loc, fields);
+}

@@ -127,6 +127,12 @@ Value keepReducedAxes(OpBuilder &b, Location loc, Value g, Value x, ArrayRef<int
 Value iota(OpBuilder &b, Location loc, int64_t n, Type elt, int64_t rank, int64_t axis);
 /// `v` reversed along `axis` (a strided_slice with stride -1).
 Value reverse(OpBuilder &b, Location loc, Value v, int64_t axis);
+/// Appends the tensors of `v` (itself, or a tuple's fields at any depth,
+/// read with folded relax.tuple_get_item), depth-first.
+void tupleLeaves(OpBuilder &b, Location loc, Value v, SmallVectorImpl<Value> &leaves);
+/// A value of `type` rebuilt with relax.tuple from `leaves[pos...]` (pos
+/// advanced past the leaves used).
+Value fromTupleLeaves(OpBuilder &b, Location loc, Type type, ValueRange leaves, unsigned &pos);
 } // namespace vjp
 } // namespace mlir::relax
 
