@@ -66,8 +66,9 @@ test: build lint
 	$(VENV)/bin/lit -s $(BUILD)/test
 	$(PY) -m pytest -q test/python
 
-# The project's C++ with AddressSanitizer + UBSan (a build tree of its own),
-# running the lit suite and the Python op and reliability tests under it.
+# The project's C++ with AddressSanitizer + UBSan (a build tree of its own, at
+# -O1; MLIR's Python binding sources, upstream code, uninstrumented), running
+# the lit suite and the Python op and reliability tests under it.
 # Python itself is not instrumented: the ASan runtime is preloaded and leak
 # detection is left to relax-opt (the interpreter keeps memory until exit).
 ASAN_BUILD := $(ROOT)/build-asan
