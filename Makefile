@@ -116,6 +116,7 @@ bench: build $(BENCH_VENV)/.stamp
 	$(PY) bench/checkpoint_memory.py
 	$(PY) bench/hvp.py
 	$(PY) bench/rnn_scan.py
+	$(PY) bench/data_parallel.py
 
 # Mutation fuzzer of relax-opt (tools/fuzz/relax_fuzz.py) for DURATION seconds from
 # SEED; findings (crash, hang, invalid IR) go to build/fuzz-findings/ and fail it.
