@@ -112,7 +112,27 @@ class Function(CallBoundary):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         leaves = self._argument_leaves(args, kwargs)
+        return self._call(leaves, self._new_outputs(_relax_runtime.pool_empty))
+
+    def call_donating(self, leaves: Sequence[Any], donations: Sequence[tuple[int, int]]) -> Any:
+        """A call on argument leaves whose results listed in `donations`
+        ((argument leaf, result leaf) pairs; the function computes those
+        results last) are written into the arguments' arrays where they can
+        take them: C-contiguous, writable numpy arrays of the result's shape
+        and dtype, each taken once."""
         outputs = self._new_outputs(_relax_runtime.pool_empty)
+        if not self._has_bits:
+            used: set[int] = set()
+            for i, j in donations:
+                a = leaves[i]
+                if (type(a) is np.ndarray and a.flags.c_contiguous and a.flags.writeable
+                        and a.dtype == outputs[j].dtype and a.shape == outputs[j].shape
+                        and id(a) not in used):
+                    used.add(id(a))
+                    outputs[j] = a
+        return self._call(leaves, outputs)
+
+    def _call(self, leaves: Sequence[Any], outputs: list[np.ndarray]) -> Any:
         if self._has_bits:
             self._call_with_bits(leaves, outputs)
             return self._result_value(outputs)

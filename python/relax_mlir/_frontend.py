@@ -48,6 +48,7 @@ from ._trace import (
     as_leaf_array,
     current_trace,
     is_float,
+    tensor_type,
     user_location,
 )
 from .dialects import relax as relax_d
@@ -264,6 +265,9 @@ class _Entry:
     grad_leaf_indices: list[int] = field(default_factory=list)  # the argnums leaves
     # The traced (non-static) parameters' names and structures, in order.
     in_treedefs: list[tuple[str, Treedef]] = field(default_factory=list)
+    # jit's donate_argnums: (argument leaf, result leaf) pairs whose result
+    # may be written into the argument's buffer.
+    donations: list[tuple[int, int]] = field(default_factory=list)
 
     def module(self) -> ir.Module:
         return self.adjoint if self.adjoint is not None else self.relax
@@ -278,7 +282,8 @@ class Transformed:
     def __init__(self, fn: Callable[..., Any], mode: str, *, argnums: ArgNums = 0,
                  has_aux: bool = False, static_argnums: ArgNums = (),
                  static_argnames: str | Sequence[str] = (), opt_level: int = 3,
-                 num_threads: int = 1, data_parallel: str | None = None) -> None:
+                 num_threads: int = 1, data_parallel: str | None = None,
+                 donate_argnums: ArgNums = ()) -> None:
         if not callable(fn):
             raise TypeError(f"expected a function to transform, got {type(fn).__name__}")
         self.fn = fn
@@ -313,6 +318,18 @@ class Transformed:
             self.grad_names.append(names[n])
         if set(self.grad_names) & self.static_names:
             raise ValueError("an argument cannot be both differentiated and static")
+        donated = _as_tuple(donate_argnums, "donate_argnums")
+        if donated and mode != "jit":
+            raise ValueError(f"{mode}: donate_argnums is jit's (donate to the jit around it)")
+        self.donate_names: list[str] = []
+        for n in donated:
+            if names is None or not -len(names) <= n < len(names):
+                raise ValueError(f"donate_argnums {n} is out of range: {_name(fn)} has "
+                                 f"{len(names or [])} positional parameters")
+            if names[n] in self.static_names:
+                raise ValueError(f"donate_argnums {n} names a static argument: only arrays "
+                                 f"can be donated")
+            self.donate_names.append(names[n])
         if data_parallel not in (None, "mean", "sum"):
             raise ValueError(f"{mode}: data_parallel must be None, 'mean' or 'sum', got "
                              f"{data_parallel!r}")
@@ -321,7 +338,8 @@ class Transformed:
         self.data_parallel = data_parallel
         self._cache = _function_cache(fn, (mode, self.argnums, self._argnums_int, self.has_aux,
                                            tuple(sorted(self.static_names)), opt_level,
-                                           num_threads, data_parallel))
+                                           num_threads, data_parallel,
+                                           tuple(self.donate_names)))
         # Set on eager functions, which share one cache (keys prefixed).
         self._cache_prefix: Any = None
         self._lock = threading.Lock()
@@ -391,6 +409,8 @@ class Transformed:
                                                num_threads=self.num_threads)
                     entry.functions = [exe[name] for name in _FUNCTIONS[self.mode]]
         try:
+            if entry.donations:
+                return entry.functions[which].call_donating(arrays, entry.donations)
             return entry.functions[which](*arrays)
         except MemoryError as e:
             raise MemoryError(f"{_name(self.fn)}: {e}") from None
@@ -488,6 +508,9 @@ class Transformed:
                        in_treedefs=[(n, td) for n, td in zip(bound.names, treedefs)
                                     if td is not None])
         if self.mode == "jit":
+            if self.donate_names:
+                self._donate(entry, trace, results, arrays,
+                             [i for name in self.donate_names for i in ranges[name]])
             return entry
         if not grad_leaves:
             raise TypeError(f"{self.mode}: the arguments in argnums hold no arrays")
@@ -513,6 +536,26 @@ class Transformed:
         by_name = dict(zip(bound.names, treedefs))
         entry.grad_treedefs = [by_name[name] for name in self.grad_names]
         return entry
+
+    @staticmethod
+    def _donate(entry: _Entry, trace: Trace, results: list[ir.Value], arrays: list[np.ndarray],
+                donated: list[int]) -> None:
+        """Pairs each donated argument leaf with the first result leaf of its
+        shape and dtype not yet taken (JAX's rule), and marks those results
+        to be computed last (relax.donated_results), so that the call may
+        write them into the arguments' buffers."""
+        taken: set[int] = set()
+        with trace.context:
+            for i in donated:
+                want = tensor_type(arrays[i].shape, arrays[i].dtype)
+                for j, r in enumerate(results):
+                    if j not in taken and r.type == want:
+                        taken.add(j)
+                        entry.donations.append((i, j))
+                        break
+            if entry.donations:
+                functions(trace.module)["main"].attributes["relax.donated_results"] = \
+                    ir.DenseI64ArrayAttr.get(sorted(j for _, j in entry.donations))
 
     def _results(self, trace: Trace, out: Any) -> tuple[list[ir.Value], Treedef]:
         if self.mode in ("grad", "value_and_grad"):
@@ -902,21 +945,30 @@ class Lowered:
 
 def jit(fn: Callable[..., Any] | None = None, *, static_argnums: ArgNums = (),
         static_argnames: str | Sequence[str] = (), opt_level: int = 3,
-        num_threads: int = 1) -> Any:
+        num_threads: int = 1, donate_argnums: ArgNums = ()) -> Any:
     """`fn` compiled: traced once per signature into relax IR, lowered and
     JIT-compiled, cached. Arguments and results are numpy arrays, Python
     scalars, or tuples/lists/dicts of them; `static_argnums`/`static_argnames`
     are passed to `fn` as Python values (part of the cache key).
     `opt_level`/`num_threads` are `compile`'s. Usable as `@jit` or
-    `@jit(static_argnums=1)`."""
+    `@jit(static_argnums=1)`.
+    `donate_argnums` (JAX's): the arrays of those arguments may hold results
+    of the same shape and dtype when the call returns (each donated leaf
+    pairs with the first such result leaf not yet taken), so a training
+    step updates parameters and optimizer state in place instead of
+    allocating new arrays. The donated numpy arrays are overwritten (JAX
+    deletes donated buffers; do not read them afterwards). An array that
+    cannot take a result (not C-contiguous, read-only, or converted on the
+    way in) is simply not reused."""
     if fn is None:
         return lambda f: jit(f, static_argnums=static_argnums, static_argnames=static_argnames,
-                             opt_level=opt_level, num_threads=num_threads)
+                             opt_level=opt_level, num_threads=num_threads,
+                             donate_argnums=donate_argnums)
     if isinstance(fn, Transformed):
         return fn  # already compiled
     return Transformed(fn, "jit", static_argnums=static_argnums,
                        static_argnames=static_argnames, opt_level=opt_level,
-                       num_threads=num_threads)
+                       num_threads=num_threads, donate_argnums=donate_argnums)
 
 
 def grad(fn: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False, *,

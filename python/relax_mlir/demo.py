@@ -232,7 +232,7 @@ def train_data_parallel(name: str, args: argparse.Namespace, data: tuple[np.ndar
     loss = make_loss(model)
     opt = optim.sgd(args.lr)
 
-    @relax_mlir.jit
+    @relax_mlir.jit(donate_argnums=(0, 1))  # parameters and state updated in place
     def train_step(params: Params, state: Any, images: Any, labels: Any) -> Any:
         value, grads = relax_mlir.value_and_grad(loss, data_parallel="mean")(params, images,
                                                                             labels)

@@ -383,7 +383,12 @@ def PrepareEntryPointsPass : Pass<"relax-prepare-entry-points", "::mlir::ModuleO
     written), and the function gets a C interface (`_mlir_ciface_<name>`,
     what the JIT and exported libraries call). A tensor returned in two
     result positions gets a copy for each repeat, so that every result has a
-    buffer of its own (buffer-results-to-out-params needs that).
+    buffer of its own (buffer-results-to-out-params needs that). The results
+    a function lists in `relax.donated_results = array<i64: ...>` (jit's
+    `donate_argnums`: the caller passes a parameter's buffer as their
+    out-parameter) are copied last, right before the return, so that every
+    read of the parameters comes before that buffer is written; the
+    attribute is then dropped.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
                            "::mlir::bufferization::BufferizationDialect",

@@ -27,6 +27,8 @@ namespace mlir::relax {
 using namespace mlir;
 
 namespace {
+constexpr StringLiteral kDonatedResultsAttrName = "relax.donated_results";
+
 /// Fixes the calling convention of public functions before bufferization: their
 /// arguments are read-only (relax values are immutable, so callers' buffers are
 /// never written) and they get a C interface (`_mlir_ciface_<name>`).
@@ -51,11 +53,47 @@ struct PrepareEntryPointsPass : relax::impl::PrepareEntryPointsPassBase<PrepareE
     });
   }
 
+  /// The results listed in `relax.donated_results` (the caller may pass a
+  /// parameter's buffer as their out-parameter: jit's donate_argnums) are
+  /// copied last, right before the return, so that every read of the
+  /// parameters happens before the out-parameter is written. The attribute
+  /// is dropped.
+  static LogicalResult copyDonatedResultsLast(func::FuncOp func) {
+    Attribute attr = func->getAttr(kDonatedResultsAttrName);
+    if (!attr)
+      return success();
+    auto indices = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!indices)
+      return func.emitError(kDonatedResultsAttrName)
+             << " must be an array of result indices, got " << attr;
+    WalkResult walk = func.walk([&](func::ReturnOp ret) {
+      OpBuilder b(ret);
+      for (int64_t i : indices.asArrayRef()) {
+        if (i < 0 || i >= static_cast<int64_t>(ret.getNumOperands()))
+          return ret.emitError(kDonatedResultsAttrName)
+                     << " names result " << i << " of " << ret.getNumOperands(),
+                 WalkResult::interrupt();
+        Value v = ret.getOperand(i);
+        auto type = dyn_cast<RankedTensorType>(v.getType());
+        if (!type)
+          continue;
+        Value init = tensor::EmptyOp::create(b, ret.getLoc(), type.getShape(),
+                                             type.getElementType());
+        ret.setOperand(i, linalg::CopyOp::create(b, ret.getLoc(), v, init).getResult(0));
+      }
+      return WalkResult::advance();
+    });
+    func->removeAttr(kDonatedResultsAttrName);
+    return failure(walk.wasInterrupted());
+  }
+
   void runOnOperation() final {
     OpBuilder b(&getContext());
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
+      if (failed(copyDonatedResultsLast(func)))
+        return signalPassFailure();
       returnDistinctTensors(func);
       if (!func.isPublic())
         continue;
