@@ -97,6 +97,26 @@ def partial_path(path: str) -> str:
     return os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{os.getpid()}.partial")
 
 
+def _mpi_library(llvm_module: ir.Module) -> str | None:
+    """The MPI library a module calling MPI (relax.all_reduce) links against:
+    the one mpi4py loads (its soname becomes a dependency of the library);
+    None for a module without MPI calls."""
+    for op in llvm_module.body.operations:
+        if op.name == "llvm.func" and \
+                ir.StringAttr(op.attributes["sym_name"]).value.startswith("MPI_"):
+            break
+    else:
+        return None
+    from . import distributed
+
+    try:
+        distributed.initialize()
+    except ImportError as e:
+        raise CompilationError("cannot export: the module calls MPI (data_parallel)",
+                               str(e)) from None
+    return distributed._library_path()
+
+
 def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *, target: str,
                    chip: str | None, opt_level: int, num_threads: int, cpu: str,
                    structures: dict[str, Any] | None = None) -> str:
@@ -114,6 +134,7 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
         if not os.path.exists(archive):
             raise CompilationError("cannot export: the package's runtime is incomplete",
                                    f"{archive} is missing; reinstall relax_mlir")
+    mpi = _mpi_library(llvm_module)
     metadata = {
         "format": FORMAT,
         "target": target,
@@ -121,6 +142,8 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
         "opt_level": opt_level,
         "functions": functions_metadata(signatures, structures),
     }
+    if mpi:
+        metadata["mpi"] = True  # the loader initializes MPI (relax_mlir.distributed)
     path = destination(path)
     cxx = linker()
     with tempfile.TemporaryDirectory(prefix="relax-export-") as tmp:
@@ -140,7 +163,7 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
         command = [cxx, "-shared", "-o", partial, *objects, "-Wl,--whole-archive", *archives,
                    "-Wl,--no-whole-archive", "-static-libstdc++", "-static-libgcc",
                    "-Wl,-z,defs", "-Wl,--gc-sections", f"-Wl,--version-script={version_script}",
-                   "-lm", "-ldl", "-lpthread"]
+                   *([mpi] if mpi else []), "-lm", "-ldl", "-lpthread"]
         try:
             run = subprocess.run(command, capture_output=True, text=True, timeout=600)
         except (OSError, subprocess.SubprocessError) as e:

@@ -339,6 +339,14 @@ class Library(FunctionTable["Function"]):
                             f"it was built for {self.cpu} and uses {', '.join(missing)}, "
                             f"which this CPU lacks: export it with cpu='x86-64-v3' (or the "
                             f"target machine's CPU name)")
+        if metadata.get("mpi"):
+            # Its collectives call MPI, which must be initialized first.
+            from .distributed import initialize
+
+            try:
+                initialize()
+            except ImportError as e:
+                raise LoadError(f"cannot load {path}", str(e)) from None
         self.path = path
         self.metadata = metadata
         self.target: str = target

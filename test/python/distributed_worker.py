@@ -54,6 +54,27 @@ def gradients(out: str) -> None:
     np.savez(os.path.join(out, f"rank{distributed.rank()}.npz"), **results)
 
 
+def adam_steps(out: str) -> None:
+    """50 adam steps of the data-parallel step (parameters and state
+    donated), float32: each rank writes its parameters."""
+    from relax_mlir import optim
+
+    params, x, y = global_batch(np.float32)
+    opt = optim.adam(0.01)
+
+    @relax_mlir.jit(donate_argnums=(0, 1))
+    def step(params, state, x, y):
+        value, grads = relax_mlir.value_and_grad(mlp_loss, data_parallel="mean")(params, x, y)
+        updates, state = opt.update(grads, state, params)
+        return optim.apply_updates(params, updates), state, value
+
+    state = opt.init(params)
+    xs, ys = distributed.shard_batch((x, y))
+    for _ in range(50):
+        params, state, _ = step(params, state, xs, ys)
+    np.savez(os.path.join(out, f"rank{distributed.rank()}.npz"), **params)
+
+
 def raises(out: str) -> None:
     """Rank 1 raises in the middle of a step; rank 0 goes on into the step's
     all-reduce, which would wait forever without the abort."""
@@ -81,5 +102,6 @@ def dies(out: str) -> None:
 if __name__ == "__main__":
     scenario, out = sys.argv[1], sys.argv[2]
     distributed.initialize()
-    {"gradients": gradients, "raises": raises, "dies": dies}[scenario](out)
+    {"gradients": gradients, "adam_steps": adam_steps, "raises": raises,
+     "dies": dies}[scenario](out)
     distributed.shutdown()
