@@ -83,21 +83,29 @@ def _float(count: Any, like: Any) -> Any:
 
 
 def sgd(learning_rate: float | Schedule, momentum: float | None = None,
-        nesterov: bool = False) -> GradientTransformation:
+        nesterov: bool = False, *, weight_decay: float = 0.0,
+        dampening: float = 0.0) -> GradientTransformation:
     """Stochastic gradient descent: `-rate * g`; with `momentum` β, the
-    trace `t = g + β t` replaces g (`nesterov`: `g + β t`)."""
-    _check("sgd", learning_rate=learning_rate, momentum=momentum)
+    trace `t = β t + (1 - dampening) g` replaces g (`nesterov`: `g + β t`).
+    `weight_decay` λ adds `λ p` to each gradient first (L2; TVM
+    relax.training's and PyTorch's SGD; `update` then needs `params`);
+    `dampening` is theirs too (optax has neither)."""
+    _check("sgd", learning_rate=learning_rate, momentum=momentum, weight_decay=weight_decay,
+           dampening=dampening)
+    if dampening and momentum is None:
+        raise ValueError("optim.sgd: dampening applies to the momentum trace; give momentum too")
 
     def init(params: Any) -> SgdState:
         trace = tree_map(_zeros_like, params) if momentum is not None else None
         return SgdState(_count(params), trace)
 
     def update(grads: Any, state: SgdState, params: Any = None) -> tuple[Any, SgdState]:
-        del params
+        grads = _decayed("sgd", grads, params, weight_decay)
         rate = _rate(learning_rate, state.count)
         trace = state.trace
         if momentum is not None:
-            trace = tree_map(lambda g, t: g + momentum * t, grads, state.trace)
+            trace = tree_map(lambda g, t: (1 - dampening) * g + momentum * t, grads,
+                             state.trace)
             direction = tree_map(lambda g, t: g + momentum * t, grads, trace) if nesterov \
                 else trace
         else:
@@ -109,15 +117,28 @@ def sgd(learning_rate: float | Schedule, momentum: float | None = None,
 
 
 def momentum(learning_rate: float | Schedule, beta: float = 0.9,
-             nesterov: bool = False) -> GradientTransformation:
-    """SGD with momentum β (TVM relax.training's MomentumSGD; optax's
-    `sgd(rate, momentum=β)`)."""
-    return sgd(learning_rate, momentum=beta, nesterov=nesterov)
+             nesterov: bool = False, *, weight_decay: float = 0.0,
+             dampening: float = 0.0) -> GradientTransformation:
+    """SGD with momentum β (TVM relax.training's MomentumSGD, with its
+    `weight_decay` and `dampening`; optax's `sgd(rate, momentum=β)`)."""
+    return sgd(learning_rate, momentum=beta, nesterov=nesterov, weight_decay=weight_decay,
+               dampening=dampening)
+
+
+def _decayed(name: str, grads: Any, params: Any, weight_decay: float) -> Any:
+    """`grads + weight_decay * params` (L2 regularization), or `grads`."""
+    if not weight_decay:
+        return grads
+    if params is None:
+        raise ValueError(f"optim.{name}: update needs params for the weight decay: "
+                         f"opt.update(grads, state, params)")
+    return tree_map(lambda g, p: g + weight_decay * p, grads, params)
 
 
 def _adam(name: str, learning_rate: float | Schedule, b1: float, b2: float, eps: float,
-          weight_decay: float) -> GradientTransformation:
-    _check(name, learning_rate=learning_rate, b1=b1, b2=b2, eps=eps, weight_decay=weight_decay)
+          weight_decay: float, l2: float = 0.0) -> GradientTransformation:
+    _check(name, learning_rate=learning_rate, b1=b1, b2=b2, eps=eps,
+           weight_decay=weight_decay or l2)
     if not (b1 < 1 and b2 < 1):
         raise ValueError(f"optim.{name}: b1 and b2 must be below 1, got {b1} and {b2}")
 
@@ -129,6 +150,7 @@ def _adam(name: str, learning_rate: float | Schedule, b1: float, b2: float, eps:
         if weight_decay and params is None:
             raise ValueError(f"optim.{name}: update needs params for the weight decay: "
                              f"opt.update(grads, state, params)")
+        grads = _decayed(name, grads, params, l2)
         rate = _rate(learning_rate, state.count)
         count = state.count + 1
         mu = tree_map(lambda g, m: b1 * m + (1 - b1) * g, grads, state.mu)
@@ -148,11 +170,13 @@ def _adam(name: str, learning_rate: float | Schedule, b1: float, b2: float, eps:
 
 
 def adam(learning_rate: float | Schedule, b1: float = 0.9, b2: float = 0.999,
-         eps: float = 1e-8) -> GradientTransformation:
+         eps: float = 1e-8, *, weight_decay: float = 0.0) -> GradientTransformation:
     """Adam (Kingma and Ba): moments `m = b1 m + (1 - b1) g`, `v = b2 v +
     (1 - b2) g²`, update `-rate m̂ / (sqrt(v̂) + eps)` with the bias-corrected
-    `m̂ = m / (1 - b1^t)`, `v̂ = v / (1 - b2^t)`."""
-    return _adam("adam", learning_rate, b1, b2, eps, 0.0)
+    `m̂ = m / (1 - b1^t)`, `v̂ = v / (1 - b2^t)`. `weight_decay` λ adds `λ p`
+    to the gradient first (L2, as TVM relax.training's and PyTorch's Adam;
+    `adamw` decouples it)."""
+    return _adam("adam", learning_rate, b1, b2, eps, 0.0, l2=weight_decay)
 
 
 def adamw(learning_rate: float | Schedule, b1: float = 0.9, b2: float = 0.999,

@@ -22,13 +22,14 @@ def reference(name: str, steps: int, lr: float = 0.1, **kw: Any) -> dict:
     m = {k: np.zeros_like(v) for k, v in p.items()}
     v2 = {k: np.zeros_like(v) for k, v in p.items()}
     b1, b2, eps = kw.get("b1", 0.9), kw.get("b2", 0.999), kw.get("eps", 1e-8)
+    l2, damp = kw.get("l2", 0.0), kw.get("dampening", 0.0)
     for t in range(1, steps + 1):
-        g = GRADS[t - 1]
+        g = {k: GRADS[t - 1][k] + l2 * p[k] for k in p}  # L2: TVM's and PyTorch's weight_decay
         for k in p:
             if name == "sgd":
                 p[k] = p[k] - lr * g[k]
             elif name == "momentum":
-                m[k] = g[k] + kw["beta"] * m[k]
+                m[k] = (1 - damp) * g[k] + kw["beta"] * m[k]
                 d = g[k] + kw["beta"] * m[k] if kw.get("nesterov") else m[k]
                 p[k] = p[k] - lr * d
             else:
@@ -47,6 +48,11 @@ CASES = [
     ("momentum", optim.sgd(0.1, momentum=0.8, nesterov=True), {"beta": 0.8, "nesterov": True}),
     ("adam", optim.adam(0.1, b1=0.8, b2=0.95), {"b1": 0.8, "b2": 0.95}),
     ("adamw", optim.adamw(0.1, weight_decay=0.05), {"weight_decay": 0.05}),
+    # TVM relax.training's (and PyTorch's) weight decay (L2) and dampening.
+    ("sgd", optim.sgd(0.1, weight_decay=0.03), {"l2": 0.03}),
+    ("momentum", optim.momentum(0.1, beta=0.8, dampening=0.3, weight_decay=0.03),
+     {"beta": 0.8, "dampening": 0.3, "l2": 0.03}),
+    ("adam", optim.adam(0.1, weight_decay=0.03), {"l2": 0.03}),
 ]
 
 
@@ -119,3 +125,8 @@ def test_bad_hyperparameters_say_what_is_wrong() -> None:
     with pytest.raises(ValueError, match=r"update needs params for the weight decay"):
         opt = optim.adamw(0.1)
         opt.update(GRADS[0], opt.init(PARAMS))
+    with pytest.raises(ValueError, match=r"optim.sgd: update needs params"):
+        opt = optim.sgd(0.1, weight_decay=0.1)
+        opt.update(GRADS[0], opt.init(PARAMS))
+    with pytest.raises(ValueError, match="dampening applies to the momentum trace"):
+        optim.sgd(0.1, dampening=0.5)
