@@ -52,7 +52,7 @@ from ._trace import (
     user_location,
 )
 from .dialects import relax as relax_d
-from .errors import format_location
+from .errors import call_site, format_location
 
 ArgNums = Union[int, Sequence[int]]
 
@@ -320,18 +320,22 @@ class Transformed:
             raise ValueError("an argument cannot be both differentiated and static")
         donated = _as_tuple(donate_argnums, "donate_argnums")
         if donated and mode != "jit":
-            raise ValueError(f"{mode}: donate_argnums is jit's (donate to the jit around it)")
+            raise ValueError(f"{call_site()}: {mode}: donate_argnums is jit's (donate to the "
+                             f"jit around it)")
         self.donate_names: list[str] = []
         for n in donated:
             if names is None or not -len(names) <= n < len(names):
-                raise ValueError(f"donate_argnums {n} is out of range: {_name(fn)} has "
+                raise ValueError(f"{call_site()}: donate_argnums {n} is out of range: "
+                                 f"{_name(fn)} has "
                                  f"{len(names or [])} positional parameters")
             if names[n] in self.static_names:
-                raise ValueError(f"donate_argnums {n} names a static argument: only arrays "
+                raise ValueError(f"{call_site()}: donate_argnums {n} names a static argument: "
+                                 f"only arrays "
                                  f"can be donated")
             self.donate_names.append(names[n])
         if data_parallel not in (None, "mean", "sum"):
-            raise ValueError(f"{mode}: data_parallel must be None, 'mean' or 'sum', got "
+            raise ValueError(f"{call_site()}: {mode}: data_parallel must be None, 'mean' or "
+                             f"'sum', got "
                              f"{data_parallel!r}")
         self.opt_level = opt_level
         self.num_threads = num_threads

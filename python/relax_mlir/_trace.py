@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
-import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -28,7 +26,12 @@ from ._module import functions, run_passes
 from ._pytree import Treedef
 from .dialects import arith, relax
 from .dialects import func as func_d
-from .errors import RelaxMLIRError, format_location, format_mlir_error
+from .errors import (
+    RelaxMLIRError,
+    _user_position,
+    format_location,
+    format_mlir_error,
+)
 
 # MLIR element type <-> numpy dtype of relax tensors.
 DTYPE_OF: dict[str, np.dtype] = {k: np.dtype(v) for k, v in NUMPY_DTYPES.items()}
@@ -106,41 +109,13 @@ def is_float(dtype: Any) -> bool:
 
 
 # ----------------------------------------------------------------------------
-# Where the user called us
+# Where the user called us (call_site and _user_position: errors.py)
 # ----------------------------------------------------------------------------
-
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-
-
-def _user_position() -> tuple[str, int, int] | None:
-    """(file, line, column) of the innermost frame outside relax_mlir."""
-    frame = sys._getframe(1)
-    while frame is not None and os.path.dirname(
-            os.path.abspath(frame.f_code.co_filename)) .startswith(_PACKAGE_DIR):
-        frame = frame.f_back  # type: ignore[assignment]
-    if frame is None:
-        return None
-    line, column = frame.f_lineno, 1
-    try:
-        positions = list(frame.f_code.co_positions())[frame.f_lasti // 2]
-        if positions[0] == line and positions[2] is not None:
-            column = positions[2] + 1
-    except (AttributeError, IndexError):
-        pass
-    return frame.f_code.co_filename, line, column
-
 
 def user_location() -> ir.Location:
     """The innermost frame outside relax_mlir as an MLIR file location."""
     position = _user_position()
     return ir.Location.unknown() if position is None else ir.Location.file(*position)
-
-
-def call_site() -> str:
-    """`file:line:col` of the user's call (as user_location finds it), for
-    error messages; needs no MLIR context."""
-    position = _user_position()
-    return "<unknown>" if position is None else "{}:{}:{}".format(*position)
 
 
 # ----------------------------------------------------------------------------

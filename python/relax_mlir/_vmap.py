@@ -25,10 +25,9 @@ from ._pytree import tree_flatten, tree_leaf_count, tree_unflatten
 from ._trace import (
     Tracer,
     as_leaf_array,
-    call_site,
     current_trace,
 )
-from .errors import CompilationError
+from .errors import CompilationError, call_site
 
 Axes = Any  # int | None | a sequence of them
 

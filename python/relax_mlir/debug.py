@@ -25,8 +25,9 @@ from typing import Any
 
 from . import numpy as rnp
 from ._pytree import tree_flatten, tree_unflatten, treedef_to_json
-from ._trace import TracingError, call_site, current_trace
+from ._trace import TracingError, current_trace
 from .dialects import relax as _r
+from .errors import call_site
 
 __all__ = ["print"]
 

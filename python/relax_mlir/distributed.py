@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from ._pytree import tree_flatten, tree_unflatten
+from .errors import call_site
 
 __all__ = ["initialize", "is_initialized", "rank", "size", "broadcast", "shard_batch",
            "shutdown", "implementation"]
@@ -105,7 +106,8 @@ def initialize() -> None:
         return
     mpi = _mpi()
     if mpi.Is_finalized():
-        raise RuntimeError("relax_mlir.distributed.initialize: MPI was already finalized in "
+        raise RuntimeError(f"{call_site()}: relax_mlir.distributed.initialize: MPI was already "
+                           "finalized in "
                            "this process (shutdown() was called); it cannot start again")
     if not mpi.Is_initialized():
         mpi.Init()
@@ -123,7 +125,7 @@ def is_initialized() -> bool:
 
 def _comm() -> Any:
     if _state["comm"] is None:
-        raise RuntimeError("relax_mlir.distributed is not initialized: call "
+        raise RuntimeError(f"{call_site()}: relax_mlir.distributed is not initialized: call "
                            "relax_mlir.distributed.initialize() first")
     return _state["comm"]
 
@@ -144,15 +146,15 @@ def broadcast(tree: Any, root: int = 0) -> Any:
     parameters): one MPI_Bcast per leaf."""
     comm = _comm()
     if not isinstance(root, int) or not 0 <= root < comm.Get_size():
-        raise ValueError(f"broadcast: root must be a rank from 0 to {comm.Get_size() - 1}, "
-                         f"got {root!r}")
+        raise ValueError(f"{call_site()}: broadcast: root must be a rank from 0 to "
+                         f"{comm.Get_size() - 1}, got {root!r}")
     leaves, paths, treedef = tree_flatten(tree)
     out = []
     for path, leaf in zip(paths, leaves):
         array = np.ascontiguousarray(np.asarray(leaf))
         described = comm.bcast((array.shape, array.dtype.str), root=root)
         if described != (array.shape, array.dtype.str):
-            raise ValueError(f"broadcast: {path or 'the value'} is {array.dtype}"
+            raise ValueError(f"{call_site()}: broadcast: {path or 'the value'} is {array.dtype}"
                              f"{list(array.shape)} on rank "
                              f"{comm.Get_rank()} but {np.dtype(described[1])}"
                              f"{list(described[0])} on the root {root}: every rank must pass "
@@ -174,10 +176,9 @@ def shard_batch(tree: Any) -> Any:
     for path, leaf in zip(paths, leaves):
         array = np.asarray(leaf)
         if array.ndim == 0 or array.shape[0] % n:
-            raise ValueError(f"shard_batch: {path or 'the value'} has shape {array.shape}; its "
-                             f"first axis "
-                             f"must be a multiple of the {n} processes (pad or drop the rest "
-                             f"of the batch)")
+            raise ValueError(f"{call_site()}: shard_batch: {path or 'the value'} has shape "
+                             f"{array.shape}; its first axis must be a multiple of the {n} "
+                             f"processes (pad or drop the rest of the batch)")
         part = array.shape[0] // n
         out.append(array[r * part:(r + 1) * part])
     return tree_unflatten(treedef, iter(out))

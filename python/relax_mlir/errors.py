@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from typing import Any
 
 
@@ -58,3 +60,34 @@ def is_verifier_error(error: Any) -> bool:
     (`'relax.add' op ...`) rather than from the parser's syntax checks."""
     return any(_VERIFIER_MESSAGE.match(d.message)
                for d in getattr(error, "error_diagnostics", []))
+
+
+# The user's position, for messages (pure Python: the MLIR-free modules,
+# relax_mlir.distributed and relax_mlir.optim, report it too).
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _user_position() -> tuple[str, int, int] | None:
+    """(file, line, column) of the innermost frame outside relax_mlir."""
+    frame = sys._getframe(1)
+    while frame is not None and os.path.dirname(
+            os.path.abspath(frame.f_code.co_filename)) .startswith(_PACKAGE_DIR):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        return None
+    line, column = frame.f_lineno, 1
+    try:
+        positions = list(frame.f_code.co_positions())[frame.f_lasti // 2]
+        if positions[0] == line and positions[2] is not None:
+            column = positions[2] + 1
+    except (AttributeError, IndexError):
+        pass
+    return frame.f_code.co_filename, line, column
+
+
+
+def call_site() -> str:
+    """`file:line:col` of the user's call (as user_location finds it), for
+    error messages; needs no MLIR context."""
+    position = _user_position()
+    return "<unknown>" if position is None else "{}:{}:{}".format(*position)

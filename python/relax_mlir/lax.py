@@ -34,7 +34,6 @@ from ._pytree import Treedef, tree_flatten, tree_unflatten
 from ._trace import (
     Trace,
     Tracer,
-    call_site,
     current_trace,
     emit_op,
     innermost_trace,
@@ -43,6 +42,7 @@ from ._trace import (
 )
 from .dialects import func as func_d
 from .dialects import relax as _r
+from .errors import call_site
 from .numpy import asarray
 
 __all__ = ["stop_gradient", "scan", "fori_loop", "while_loop", "cond", "switch"]

@@ -14,8 +14,9 @@ from typing import Any, Union
 import numpy as _np
 
 from . import numpy as rnp
-from ._trace import Tracer, call_site, emit_op, is_float, primitive
+from ._trace import Tracer, emit_op, is_float, primitive
 from .dialects import relax as _r
+from .errors import call_site
 from .numpy import asarray
 
 IntPair = Union[int, Sequence[int]]

@@ -31,7 +31,6 @@ from . import ir
 from ._boundary import NUMPY_DTYPES
 from ._trace import (
     Tracer,
-    call_site,
     canonical_dtype,
     element_type,
     emit_op,
@@ -43,6 +42,7 @@ from ._trace import (
     tensor_type,
 )
 from .dialects import relax as _r
+from .errors import call_site
 
 float16, float32, float64 = _np.float16, _np.float32, _np.float64
 # ml_dtypes' bfloat16 (JAX's): arrays of it cross the call boundary as is.

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .errors import call_site
 from .tree_util import tree_map
 
 __all__ = ["GradientTransformation", "SgdState", "AdamState", "sgd", "momentum", "adam",
@@ -71,7 +72,7 @@ def _check(name: str, **values: Any) -> None:
         if value is None or callable(value):
             continue
         if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"optim.{name}: {key} must be a non-negative number"
+            raise ValueError(f"{call_site()}: optim.{name}: {key} must be a non-negative number"
                              f"{' or a schedule (count -> rate)' if key == 'learning_rate' else ''}"
                              f", got {value!r}")
 
@@ -93,7 +94,8 @@ def sgd(learning_rate: float | Schedule, momentum: float | None = None,
     _check("sgd", learning_rate=learning_rate, momentum=momentum, weight_decay=weight_decay,
            dampening=dampening)
     if dampening and momentum is None:
-        raise ValueError("optim.sgd: dampening applies to the momentum trace; give momentum too")
+        raise ValueError(f"{call_site()}: optim.sgd: dampening applies to the momentum trace; "
+                         f"give momentum too")
 
     def init(params: Any) -> SgdState:
         trace = tree_map(_zeros_like, params) if momentum is not None else None
@@ -125,13 +127,18 @@ def momentum(learning_rate: float | Schedule, beta: float = 0.9,
                dampening=dampening)
 
 
+def _require_params(name: str, params: Any) -> None:
+    """A weight decay reads the parameters: update must be given them."""
+    if params is None:
+        raise ValueError(f"{call_site()}: optim.{name}: update needs params for the weight "
+                         f"decay: opt.update(grads, state, params)")
+
+
 def _decayed(name: str, grads: Any, params: Any, weight_decay: float) -> Any:
     """`grads + weight_decay * params` (L2 regularization), or `grads`."""
     if not weight_decay:
         return grads
-    if params is None:
-        raise ValueError(f"optim.{name}: update needs params for the weight decay: "
-                         f"opt.update(grads, state, params)")
+    _require_params(name, params)
     return tree_map(lambda g, p: g + weight_decay * p, grads, params)
 
 
@@ -140,16 +147,16 @@ def _adam(name: str, learning_rate: float | Schedule, b1: float, b2: float, eps:
     _check(name, learning_rate=learning_rate, b1=b1, b2=b2, eps=eps,
            weight_decay=weight_decay or l2)
     if not (b1 < 1 and b2 < 1):
-        raise ValueError(f"optim.{name}: b1 and b2 must be below 1, got {b1} and {b2}")
+        raise ValueError(f"{call_site()}: optim.{name}: b1 and b2 must be below 1, got {b1} "
+                         f"and {b2}")
 
     def init(params: Any) -> AdamState:
         return AdamState(_count(params), tree_map(_zeros_like, params),
                          tree_map(_zeros_like, params))
 
     def update(grads: Any, state: AdamState, params: Any = None) -> tuple[Any, AdamState]:
-        if weight_decay and params is None:
-            raise ValueError(f"optim.{name}: update needs params for the weight decay: "
-                             f"opt.update(grads, state, params)")
+        if weight_decay:
+            _require_params(name, params)
         grads = _decayed(name, grads, params, l2)
         rate = _rate(learning_rate, state.count)
         count = state.count + 1

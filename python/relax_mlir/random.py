@@ -41,8 +41,9 @@ from typing import Any
 import numpy as _np
 
 from . import numpy as rnp
-from ._trace import Tracer, call_site, canonical_dtype, emit_op, is_float, primitive, tensor_type
+from ._trace import Tracer, canonical_dtype, emit_op, is_float, primitive, tensor_type
 from .dialects import relax as _r
+from .errors import call_site
 
 __all__ = ["PRNGKey", "key", "split", "fold_in", "uniform", "normal", "bernoulli", "randint",
            "permutation", "threefry_2x32"]

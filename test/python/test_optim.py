@@ -117,12 +117,13 @@ def test_a_schedule_and_a_compiled_training_step() -> None:
 
 
 def test_bad_hyperparameters_say_what_is_wrong() -> None:
-    with pytest.raises(ValueError, match="optim.sgd: learning_rate must be a non-negative "
-                                         "number or a schedule"):
+    with pytest.raises(ValueError, match=r"^\S*test_optim.py:\d+:\d+: optim.sgd: learning_rate "
+                                         r"must be a non-negative number or a schedule"):
         optim.sgd(-1.0)
     with pytest.raises(ValueError, match="b1 and b2 must be below 1"):
         optim.adam(0.1, b1=1.0)
-    with pytest.raises(ValueError, match=r"update needs params for the weight decay"):
+    with pytest.raises(ValueError, match=r"^\S*test_optim.py:\d+:\d+: optim.adamw: update "
+                                         r"needs params for the weight decay"):
         opt = optim.adamw(0.1)
         opt.update(GRADS[0], opt.init(PARAMS))
     with pytest.raises(ValueError, match=r"optim.sgd: update needs params"):
