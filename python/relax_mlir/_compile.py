@@ -332,7 +332,8 @@ def _compile_cpu(module: ir.Module, opt_level: int, num_threads: int,
     """`module` compiled for the host CPU: loaded from the compilation cache,
     else lowered and written there (and loaded), else JIT-compiled."""
     start = time.perf_counter()
-    if uses_collectives(module):
+    collectives = uses_collectives(module)
+    if collectives:
         # The compiled code calls MPI: initialized, its symbols global.
         from . import distributed
 
@@ -353,7 +354,8 @@ def _compile_cpu(module: ir.Module, opt_level: int, num_threads: int,
             log_compile(f"loaded {what} from the compilation cache in "
                         f"{time.perf_counter() - start:.2f} s (cache hit: {entry})")
             return exe
-    lowered = run_stages(module, opt_level, num_threads, dump_ir=dump_ir)
+    lowered = run_stages(module, opt_level, num_threads, dump_ir=dump_ir,
+                         collectives=collectives)
     if entry is not None:
         exe = _write_cached(module, lowered, entry, specs, opt_level)
         if exe is not None:

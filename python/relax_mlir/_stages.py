@@ -68,53 +68,56 @@ def gpu_pipeline(chip: str = "sm_90", features: str = "+ptx80", gpu_format: str 
 def run_gpu_pipeline(module: ir.Module, chip: str, gpu_format: str,
                      features: str = "+ptx80") -> ir.Module:
     """A copy of `module` lowered by `relax-to-nvvm` (host LLVM code and gpu.binary ops)."""
-    _refuse_debug_prints(module, f"target 'cuda' ({chip})")
+    _refuse_cpu_only_ops(module, f"target 'cuda' ({chip})")
     lowered = clone_module(module)
     run_passes(lowered, gpu_pipeline(chip, features, gpu_format), CompilationError,
                f"lowering for the GPU ({chip}, {gpu_format}) failed")
     return lowered
 
 
-def _locations_of(module: ir.Module, name: str) -> list[str]:
-    """The locations of the ops named `name` in `module`, in order."""
+def _first_location(module: ir.Module, name: str) -> str | None:
+    """The location of the first op named `name` in `module` (the walk stops
+    there), or None."""
     found: list[str] = []
 
     def visit(op: Any) -> Any:
         if op.name == name:
             found.append(str(op.location))
+            return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)
-    return found
+    return found[0] if found else None
 
 
 def uses_collectives(module: ir.Module) -> bool:
     """Whether `module` communicates across processes (relax.all_reduce):
     running it needs MPI (relax_mlir.distributed)."""
-    return bool(_locations_of(module, "relax.all_reduce"))
+    return _first_location(module, "relax.all_reduce") is not None
 
 
-def _refuse_debug_prints(module: ir.Module, target: str) -> None:
+def _refuse_cpu_only_ops(module: ir.Module, target: str) -> None:
     """A CompilationError for an op that only the CPU pipeline lowers: a
     relax.debug_print (the GPU's values live in device memory) or a
     relax.all_reduce (MPI calls are host code)."""
-    found = _locations_of(module, "relax.debug_print")
+    found = _first_location(module, "relax.debug_print")
     if found:
         raise CompilationError(f"relax_mlir.debug.print is not supported on {target}",
-                               f"it prints on the CPU only; found at {found[0]}. Compile "
+                               f"it prints on the CPU only; found at {found}. Compile "
                                f"for the CPU to print, or remove the print")
-    found = _locations_of(module, "relax.all_reduce")
+    found = _first_location(module, "relax.all_reduce")
     if found:
         raise CompilationError(f"relax.all_reduce (data_parallel) is not supported on {target}",
                                f"collectives are compiled for the CPU only; found at "
-                               f"{found[0]}. Compile for the CPU, or leave data_parallel out")
+                               f"{found}. Compile for the CPU, or leave data_parallel out")
 
 
-def _mpi_implementation(module: ir.Module) -> str | None:
+def _mpi_implementation(module: ir.Module, collectives: bool | None) -> str | None:
     """The MPI library the module's collectives are compiled for (None when
-    it has none): the one mpi4py loads, else Open MPI (running the code
-    then asks for mpi4py)."""
-    if not uses_collectives(module):
+    it has none; `collectives`: whether it has any, when the caller knows):
+    the one mpi4py loads, else Open MPI (running the code then asks for
+    mpi4py)."""
+    if not (uses_collectives(module) if collectives is None else collectives):
         return None
     try:
         from .distributed import implementation
@@ -129,7 +132,7 @@ def run_gpu_emulator(module: ir.Module, reverse: bool = False,
     """A copy of `module` lowered by `relax-to-gpu-emulator`: the GPU
     pipeline's kernels run on the host thread by thread (host LLVM code),
     every memory access checked (an out-of-bounds one aborts)."""
-    _refuse_debug_prints(module, "the GPU emulator")
+    _refuse_cpu_only_ops(module, "the GPU emulator")
     lowered = clone_module(module)
     run_passes(lowered, f"builtin.module(relax-to-gpu-emulator{{reverse={str(reverse).lower()} "
                         f"check-bounds={str(check_bounds).lower()} pooled-alloc=true}})",
@@ -139,11 +142,14 @@ def run_gpu_emulator(module: ir.Module, reverse: bool = False,
 
 
 def run_stages(module: ir.Module, opt_level: int, num_threads: int,
-               to_stage: str = "llvm", dump_ir: str | None = None) -> ir.Module:
+               to_stage: str = "llvm", dump_ir: str | None = None,
+               collectives: bool | None = None) -> ir.Module:
     """A lowered copy of `module` (left unchanged) at `to_stage`; with
-    `dump_ir`, each stage's IR is written there as `<n>-<stage>.mlir`."""
+    `dump_ir`, each stage's IR is written there as `<n>-<stage>.mlir`.
+    `collectives`: whether the module has a relax.all_reduce, when the
+    caller already looked (else the module is walked to find out)."""
     lowered = clone_module(module)
-    mpi = _mpi_implementation(module)
+    mpi = _mpi_implementation(module, collectives)
     end = LOWERING_STAGES.index(to_stage)
     steps = [("relax", to_stage)] if dump_ir is None else \
         list(zip(("relax",) + LOWERING_STAGES[:end], LOWERING_STAGES[:end + 1]))
