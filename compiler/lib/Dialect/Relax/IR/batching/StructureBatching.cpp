@@ -28,13 +28,12 @@ static Type unbatchedType(Type type) {
 
 /// The sum of batched `v` over its batch (a tuple: each field's).
 static Value sumOverBatch(OpBuilder &b, Location loc, Value v) {
-  auto tuple = dyn_cast<TupleType>(v.getType());
-  if (!tuple)
-    return vjp::sumOver(b, loc, v, {0}, /*keepdims=*/false);
-  SmallVector<Value> fields;
-  for (int64_t i = 0, e = tuple.size(); i < e; ++i)
-    fields.push_back(sumOverBatch(b, loc, b.createOrFold<TupleGetItemOp>(loc, v, i)));
-  return TupleOp::create(b, loc, fields);
+  SmallVector<Value> leaves;
+  vjp::tupleLeaves(b, loc, v, leaves);
+  for (Value &leaf : leaves)
+    leaf = vjp::sumOver(b, loc, leaf, {0}, /*keepdims=*/false);
+  unsigned pos = 0;
+  return vjp::fromTupleLeaves(b, loc, unbatchedType(v.getType()), leaves, pos);
 }
 
 /// `batchedVjp` (the vjp batched over every operand that `batched` marks and
