@@ -178,3 +178,33 @@ def test_data_parallel_code_is_cached_and_exported_with_its_mpi_library(tmp_path
                                                RELAX_MLIR_LLVM_LIBRARY_DIR="/nonexistent"))
     assert run.returncode == 0, run.stderr
     assert "[0. 2. 4.]" in run.stdout
+
+
+VIEWS = """
+func.func @main(%x: tensor<4x6xf32>, %e: tensor<0x3xf32>, %o: tensor<1x1xf32>, %b: tensor<3xf32>)
+    -> tuple<tensor<3x4xf32>, tensor<0x3xf32>, tensor<1x1xf32>, tensor<2x3xf32>> {
+  %s = relax.strided_slice %x {axes = array<i64: 1>, begin = array<i64: 0>, end = array<i64: 6>, strides = array<i64: 2>} : tensor<4x6xf32> -> tensor<4x3xf32>
+  %t = relax.permute_dims %s : tensor<4x3xf32> -> tensor<3x4xf32>
+  %r = relax.all_reduce %t : tensor<3x4xf32>
+  %re = relax.all_reduce %e : tensor<0x3xf32>
+  %ro = relax.all_reduce %o : tensor<1x1xf32>
+  %bb = relax.broadcast_to %b : tensor<3xf32> -> tensor<2x3xf32>
+  %rb = relax.all_reduce %bb : tensor<2x3xf32>
+  %out = relax.tuple(%r, %re, %ro, %rb : tensor<3x4xf32>, tensor<0x3xf32>, tensor<1x1xf32>, tensor<2x3xf32>)
+  return %out : tuple<tensor<3x4xf32>, tensor<0x3xf32>, tensor<1x1xf32>, tensor<2x3xf32>>
+}
+"""
+
+
+@pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
+def test_all_reduce_reads_views_and_small_dims_at_every_opt_level(opt_level: int) -> None:
+    """relax.all_reduce of a strided, transposed view, a broadcast, a size-0
+    and a size-1 tensor: in a one-process job each is its operand's value."""
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    e, o = np.zeros((0, 3), np.float32), np.full((1, 1), 7.0, np.float32)
+    b = np.array([1.0, 2.0, 3.0], np.float32)
+    r, re, ro, rb = relax_mlir.compile(VIEWS, opt_level=opt_level).main(x, e, o, b)
+    np.testing.assert_array_equal(r, x[:, ::2].T)
+    assert re.shape == (0, 3)
+    np.testing.assert_array_equal(ro, o)
+    np.testing.assert_array_equal(rb, np.broadcast_to(b, (2, 3)))
