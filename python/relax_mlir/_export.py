@@ -114,7 +114,7 @@ def _mpi_library(llvm_module: ir.Module) -> str | None:
     except ImportError as e:
         raise CompilationError("cannot export: the module calls MPI (data_parallel)",
                                str(e)) from None
-    return distributed._library_path()
+    return distributed.library_path()
 
 
 def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *, target: str,

@@ -28,9 +28,9 @@ from .dialects import arith, relax
 from .dialects import func as func_d
 from .errors import (
     RelaxMLIRError,
-    _user_position,
     format_location,
     format_mlir_error,
+    user_position,
 )
 
 # MLIR element type <-> numpy dtype of relax tensors.
@@ -109,12 +109,12 @@ def is_float(dtype: Any) -> bool:
 
 
 # ----------------------------------------------------------------------------
-# Where the user called us (call_site and _user_position: errors.py)
+# Where the user called us (call_site and user_position: errors.py)
 # ----------------------------------------------------------------------------
 
 def user_location() -> ir.Location:
     """The innermost frame outside relax_mlir as an MLIR file location."""
-    position = _user_position()
+    position = user_position()
     return ir.Location.unknown() if position is None else ir.Location.file(*position)
 
 

@@ -60,7 +60,7 @@ def _mpi() -> Any:
     return MPI
 
 
-def _library_path() -> str:
+def library_path() -> str:
     """The MPI library mpi4py's extension loaded into this process."""
     with open("/proc/self/maps") as maps:
         for line in maps:
@@ -113,7 +113,7 @@ def initialize() -> None:
         mpi.Init()
     # Compiled code (the JIT, cached and exported libraries) calls MPI
     # directly: the library's symbols must be global in the process.
-    ctypes.CDLL(_library_path(), mode=ctypes.RTLD_GLOBAL)
+    ctypes.CDLL(library_path(), mode=ctypes.RTLD_GLOBAL)
     _state["comm"] = mpi.COMM_WORLD
     _state["hook"] = sys.excepthook
     sys.excepthook = _abort_on_exception

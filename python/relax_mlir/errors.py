@@ -67,7 +67,7 @@ def is_verifier_error(error: Any) -> bool:
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
-def _user_position() -> tuple[str, int, int] | None:
+def user_position() -> tuple[str, int, int] | None:
     """(file, line, column) of the innermost frame outside relax_mlir."""
     frame = sys._getframe(1)
     while frame is not None and os.path.dirname(
@@ -89,5 +89,5 @@ def _user_position() -> tuple[str, int, int] | None:
 def call_site() -> str:
     """`file:line:col` of the user's call (as user_location finds it), for
     error messages; needs no MLIR context."""
-    position = _user_position()
+    position = user_position()
     return "<unknown>" if position is None else "{}:{}:{}".format(*position)
