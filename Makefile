@@ -10,8 +10,17 @@ PY := $(VENV)/bin/python
 DEPS := $(ROOT)/.deps
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libzstd-dev libomp-22-dev \
-                ninja-build cmake g++ python3-dev python3-venv valgrind openmpi-bin libopenmpi-dev
+                ninja-build cmake g++ python3-dev python3-venv valgrind openmpi-bin libopenmpi-dev ccache
 export PYTHONPATH := $(BUILD)/python_packages
+# One compiler name for every build: cmake would take c++, pip's
+# scikit-build-core Python's g++, and ccache (see CMakeLists.txt) keys on it.
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+ifeq ($(origin CXX),default)
+CXX := g++
+endif
+export CC CXX
 
 docs: build
 	mkdir -p docs/ops && cp $(BUILD)/docs/ops/RelaxOps.md docs/ops/RelaxOps.md
@@ -49,11 +58,16 @@ build: $(VENV)/.stamp $(DEPS)/mlir-python/relax-mlir-python-sources.stamp | syst
 demo: build
 	$(PY) -m relax_mlir.demo
 
+# pytest runs on every core this process may use (pytest-xdist; each worker
+# has its own compilation cache, see test/python/conftest.py):
+# PYTEST_PARALLEL= runs the tests in one process.
+PYTEST_PARALLEL ?= -n auto
+
 test-lit: build
 	$(VENV)/bin/lit -sv $(BUILD)/test
 
 test-python: build
-	$(PY) -m pytest -q test/python
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) test/python
 
 # ruff over the Python sources; mypy over the package as built (MLIR's own
 # Python core carries no type information and is taken as Any).
@@ -64,7 +78,7 @@ lint: build
 
 test: build lint
 	$(VENV)/bin/lit -s $(BUILD)/test
-	$(PY) -m pytest -q test/python
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) test/python
 
 # The project's C++ with AddressSanitizer + UBSan (a build tree of its own, at
 # -O1; MLIR's Python binding sources, upstream code, uninstrumented), running
@@ -97,7 +111,7 @@ test-asan: $(VENV)/.stamp $(DEPS)/mlir-python/relax-mlir-python-sources.stamp | 
 	  ASAN_OPTIONS=detect_leaks=0:detect_odr_violation=0:allow_user_poisoning=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1 \
 	  RELAX_MLIR_PYTHON_PACKAGES=$(ASAN_BUILD)/python_packages PYTHONPATH=$(ASAN_BUILD)/python_packages \
-	  $(PY) -m pytest -q -p no:cacheprovider $(ASAN_PYTEST) $(ASAN_DESELECT)
+	  $(PY) -m pytest -q -p no:cacheprovider $(PYTEST_PARALLEL) $(ASAN_PYTEST) $(ASAN_DESELECT)
 
 # Benchmarks (ratios against peers measured in the same run): one training
 # step of five workloads in relax-mlir, JAX, numpy and PyTorch, each in its own

@@ -116,7 +116,13 @@ void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
     pm.addNestedPass<func::FuncOp>(createCPUHoistTransfersPass());
     pm.addNestedPass<func::FuncOp>(createCPUPackPanelsPass());
     pm.addNestedPass<func::FuncOp>(createCPUPrefetchPass());
+    // Reads how the rest of the function uses each result: before the
+    // loop nests leave it.
     pm.addNestedPass<func::FuncOp>(createCPUStreamStoresPass());
+    // Each loop nest a function, repeated ones (a deep network's layers)
+    // lowered and compiled once; the loop-free glue left is compiled
+    // unoptimized below.
+    pm.addPass(createShareKernelsPass());
     pm.addNestedPass<func::FuncOp>(createCPULowerVectorsPass());
   }
   if (threads)
@@ -126,9 +132,6 @@ void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
     // Fully unrolled: a loop over a vector's rows would allocate a stack
     // buffer in each iteration of the enclosing tile loop.
     pm.addPass(createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
-    // Each loop nest a function, repeated ones (a deep network's layers)
-    // compiled once; the loop-free glue left is compiled unoptimized below.
-    pm.addPass(createShareKernelsPass());
   }
   if (threads) {
     ConvertSCFToOpenMPPassOptions omp;

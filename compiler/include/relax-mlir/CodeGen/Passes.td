@@ -288,14 +288,19 @@ def ShareKernelsPass : Pass<"relax-share-kernels", "::mlir::ModuleOp"> {
     code it is given; a deep network repeats the same kernels once per layer
     (each layer's matmul, activation and their gradients, of equal shapes):
     a 32-layer MLP's gradient gave LLVM 32 copies of each. Each top-level op
-    with regions of at least `min-ops` operations (a loop nest) moves into a
-    private function (`<name>_kernel<k>`, `noinline`; the values it reads from
-    before it become arguments, constants are re-created), and kernels equal
-    in MLIR's generic form but for their names are merged (other functions
-    never are: public ones are entry points). What stays in the functions is
-    the glue between kernels (allocations, calls, frees), without loops, which
+    with regions of at least `min-ops` operations (a loop nest: a tiled loop,
+    or a linalg op with at least one loop) moves into a private function
+    (`<name>_kernel<k>`, `noinline`; the values it reads from before it
+    become arguments, constants are re-created), and kernels equal in MLIR's
+    generic form but for their names are merged (other functions never are:
+    public ones are entry points). What stays in the functions is the glue
+    between kernels (allocations, calls, frees), without loops, which
     relax-optimize-none-glue then leaves unoptimized. Runs on buffers, after
-    the CPU schedule and the lowering to loops, before the lowering to LLVM.
+    the CPU schedule's passes that read a whole function (relax-cpu-tile to
+    relax-cpu-stream-stores, which looks at every use of a result) and before
+    the vectors are lowered: what follows (the vector lowering, linalg and
+    vectors to loops, and LLVM) runs once per distinct kernel, not once per
+    layer.
   }];
   let options = [
     Option<"minOps", "min-ops", "int64_t", /*default=*/"1",

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -197,6 +198,15 @@ struct OutlineSegmentsPass
   }
 };
 
+/// Whether `op` becomes loops: an op with regions, but not a linalg op of
+/// rank 0 (one scalar computation, no loop: left in the glue).
+bool isLoopNest(Operation *op) {
+  if (op->getNumRegions() == 0)
+    return false;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return !linalgOp || linalgOp.getNumLoops() > 0;
+}
+
 struct ShareKernelsPass : relax::impl::ShareKernelsPassBase<ShareKernelsPass> {
   using ShareKernelsPassBase::ShareKernelsPassBase;
 
@@ -209,7 +219,7 @@ struct ShareKernelsPass : relax::impl::ShareKernelsPassBase<ShareKernelsPass> {
         continue;
       SmallVector<Operation *> found;
       for (Operation &op : fn.getBody().front())
-        if (op.getNumRegions() > 0 && countOps(&op) >= minOps)
+        if (isLoopNest(&op) && countOps(&op) >= minOps)
           found.push_back(&op);
       if (!found.empty())
         nests.push_back({fn, std::move(found)});
