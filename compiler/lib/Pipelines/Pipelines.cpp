@@ -55,7 +55,9 @@ void addVectorStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
   tile.numThreads = options.numThreads;
   pm.addNestedPass<func::FuncOp>(createCPUTilePass(tile));
   pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createCPUVectorizePass());
+  CPUVectorizePassOptions vectorize;
+  vectorize.vectorBits = options.vectorBits;
+  pm.addNestedPass<func::FuncOp>(createCPUVectorizePass(vectorize));
   pm.addPass(createCanonicalizerPass());
 }
 

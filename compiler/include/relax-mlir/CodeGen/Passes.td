@@ -163,11 +163,18 @@ def CPUVectorizePass : Pass<"relax-cpu-vectorize", "::mlir::func::FuncOp"> {
     `vector.multi_reduction` for reductions), folds tensor slices into the
     transfers, and hoists loop-invariant tensor subsets (the register tile of
     a contraction) out of the reduction loop, so that the accumulator lives in
-    registers across it.
+    registers across it. An op whose result's innermost dimension is longer
+    than one vector and not a power of two (a peeled remainder: 56 floats at
+    16 lanes) is first split there (`linalg::splitOp`) into pieces of
+    power-of-two lengths (32 + 16 + 8): LLVM takes a vector<6x56xf32> apart
+    element by element.
   }];
   let options = [
     Option<"maxElements", "max-elements", "int64_t", /*default=*/"4096",
            "Largest iteration space (product of loop sizes) to vectorize">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits, for the lanes of a vector (0: the "
+           "host's, as relax-cpu-select-tiles)">,
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect"];
