@@ -129,6 +129,7 @@ bench: build $(BENCH_VENV)/.stamp
 	$(PY) bench/call_overhead.py
 	$(PY) bench/checkpoint_memory.py
 	$(PY) bench/hvp.py
+	$(PY) bench/compile_depth.py
 	$(PY) bench/rnn_scan.py
 	$(PY) bench/data_parallel.py
 
