@@ -114,7 +114,7 @@ test-asan: $(VENV)/.stamp $(DEPS)/mlir-python/relax-mlir-python-sources.stamp | 
 	  $(PY) -m pytest -q -p no:cacheprovider $(PYTEST_PARALLEL) $(ASAN_PYTEST) $(ASAN_DESELECT)
 
 # Benchmarks (ratios against peers measured in the same run): one training
-# step of five workloads in relax-mlir, JAX, numpy and PyTorch, each in its own
+# step of nine workloads in relax-mlir, JAX, numpy and PyTorch, each in its own
 # process, 1 and 2 threads; writes bench/results/<date>.json and
 # bench/RESULTS.md. The peers live in a venv of their own (bench/.venv).
 # BENCH_ARGS passes options to bench/run.py (e.g. BENCH_ARGS="--quick").
