@@ -140,6 +140,19 @@ def test_any_key_change_misses(cache, caplog, monkeypatch, change):
     assert len(entries(cache)) == before + 1
 
 
+def test_the_key_names_the_installed_version(tmp_path, monkeypatch):
+    """The package's version (part of the key: an upgrade misses) is read
+    from the dist-info folder beside the installed package; a build tree has
+    none."""
+    package = tmp_path / "relax_mlir"
+    package.mkdir()
+    monkeypatch.setattr(_cache, "__file__", str(package / "_cache.py"))
+    assert _cache._version() == "build-tree"
+    (tmp_path / "relax_mlir-1.2.3.dist-info").mkdir()
+    (tmp_path / "relax_mlir_other-9.dist-info").mkdir()
+    assert _cache._version() == "1.2.3"
+
+
 def test_locations_are_not_part_of_the_key(cache, caplog):
     compile_logged(caplog)
     _, log = compile_logged(caplog, "\n\n\n" + TEXT)
