@@ -155,4 +155,4 @@ test-memcheck: build
 	$(VENV)/bin/lit -s -Dmemcheck=1 $(BUILD)/test
 
 clean:
-	rm -rf $(BUILD) $(BUILD).configure.log $(ASAN_BUILD) $(ASAN_BUILD).configure.log
+	rm -rf $(BUILD) $(BUILD).configure.log $(ASAN_BUILD) $(ASAN_BUILD).configure.log $(ROOT)/build-wheel-*
