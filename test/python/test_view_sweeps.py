@@ -16,6 +16,7 @@ contractions check accumulation accuracy against float64.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -459,3 +460,64 @@ def test_conv2d_filter_gradient_of_views(opt_level: int) -> None:
         got = relax_mlir.jit(relax_mlir.grad(loss), opt_level=opt_level)(w, base, g)
         _, want = conv_vjp_ref(x, w, g, stride, padding, (1, 1))
         assert_close(got, want, f"filter gradient of x{name}", 1e-10)
+
+
+# ---------------------------------------------------------------------------
+# Ragged widths: what relax-cpu-vectorize splits into power-of-two pieces
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("opt_level", (0, 1, 2, 3))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("width", [24, 56, 120])
+def test_ragged_widths_of_views(width: int, dtype: type, opt_level: int) -> None:
+    """Rows wider than a vector and not a power of two (24, 56, 120: 16 + 8,
+    32 + 16 + 8, 64 + 32 + 16 + 8 floats at 16 lanes; in float64 at 8 lanes,
+    and the matmul's register tile peeled to such a remainder), each split
+    into power-of-two pieces by the vectorizer, read through a stepped
+    slice, a transpose and a broadcast, with a 1-row and a 0-row operand:
+    forward values and gradients against float64 closed forms at every
+    opt_level (0 takes the scalar loops, which never split)."""
+    rng = np.random.default_rng(width)
+    wide = rng.standard_normal((6, 2 * width)).astype(dtype)   # wide[:, ::2]: 6 x width
+    tall = rng.standard_normal((width, 6)).astype(dtype)       # tall.T: 6 x width
+    bias = rng.standard_normal(width).astype(dtype)            # broadcast over rows
+    lhs = rng.standard_normal((6, 40)).astype(dtype)
+    w = rng.standard_normal((40, width)).astype(dtype)
+    one = rng.standard_normal((1, width)).astype(dtype)
+    empty = np.zeros((0, width), dtype)
+    c = rng.standard_normal((6, width)).astype(dtype)
+
+    def forward(wide, tall, bias, lhs, w, one, empty):
+        z = rnp.tanh(wide[:, ::2]) * tall.T + bias
+        return (z, rnp.sum(z, axis=0), lhs @ w + bias, rnp.tanh(one) * bias,
+                rnp.tanh(empty) + bias)
+
+    def loss(wide, tall, bias, w, lhs, c):
+        z = rnp.tanh(wide[:, ::2]) * tall.T + bias
+        return rnp.sum(z * c) + rnp.sum((lhs @ w + bias) * c)
+
+    jitted = relax_mlir.jit(forward, opt_level=opt_level)
+    got = jitted(wide, tall, bias, lhs, w, one, empty)
+    if opt_level > 0:
+        # The arithmetic is on the pieces, none of it `width` lanes wide.
+        text = jitted.lower(wide, tall, bias, lhs, w, one, empty).as_text("vector")
+        ragged = re.search(rf"(math\.tanh|arith\.addf|arith\.mulf|vector\.contract)"
+                           rf"[^\n]*[<x]{width}xf(32|64)>", text)
+        assert ragged is None, ragged.group(0)
+    x, y, b, l64, w64, c64 = (a.astype(np.float64) for a in (wide[:, ::2], tall.T, bias, lhs, w, c))
+    z = np.tanh(x) * y + b
+    want = (z, z.sum(axis=0), l64 @ w64 + b, np.tanh(one.astype(np.float64)) * b,
+            np.zeros((0, width)))
+    for name, g, ref in zip(("z", "sum(z, 0)", "lhs @ w + bias", "tanh(one) * bias",
+                             "tanh(empty) + bias"), got, want):
+        assert_close(g, ref, f"{name} (width {width}, {np.dtype(dtype).name})")
+
+    value, (g_wide, g_tall, g_bias, g_w) = relax_mlir.value_and_grad(
+        loss, argnums=(0, 1, 2, 3), opt_level=opt_level)(wide, tall, bias, w, lhs, c)
+    want_wide = np.zeros((6, 2 * width))
+    want_wide[:, ::2] = (1 - np.tanh(x) ** 2) * y * c64
+    assert_close(value, np.sum(z * c64) + np.sum((l64 @ w64 + b) * c64), "loss")
+    assert_close(g_wide, want_wide, "d/d wide")
+    assert_close(g_tall, (np.tanh(x) * c64).T, "d/d tall")
+    assert_close(g_bias, 2 * c64.sum(axis=0), "d/d bias")
+    assert_close(g_w, l64.T @ c64, "d/d w")
