@@ -41,18 +41,24 @@ def inputs(depth: int) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray, 
     return ws, bs, x, np.zeros_like(x)
 
 
-def worker_relax(depth: int) -> float:
-    import relax_mlir
-    import relax_mlir.numpy as rnp
+def loss_in(xp: Any) -> Any:
+    """The step's loss written with `xp` (relax_mlir.numpy or jax.numpy)."""
 
     def loss(ws: Any, bs: Any, x: Any, t: Any) -> Any:
         h = x
         for w, b in zip(ws, bs):
-            h = rnp.tanh(h @ w + b)
-        return rnp.mean(rnp.square(h - t))
+            h = xp.tanh(h @ w + b)
+        return xp.mean(xp.square(h - t))
+
+    return loss
+
+
+def worker_relax(depth: int) -> float:
+    import relax_mlir
+    import relax_mlir.numpy as rnp
 
     ws, bs, x, t = inputs(depth)
-    step = relax_mlir.jit(relax_mlir.value_and_grad(loss, argnums=(0, 1)))
+    step = relax_mlir.jit(relax_mlir.value_and_grad(loss_in(rnp), argnums=(0, 1)))
     start = time.perf_counter()
     # The differentiated module's step alone (JAX compiles only the step too).
     relax_mlir.compile(step.lower(ws, bs, x, t).module("adjoint"), functions=["main_adjoint"])
@@ -63,16 +69,10 @@ def worker_jax(depth: int) -> float:
     import jax
     import jax.numpy as jnp
 
-    def loss(ws: Any, bs: Any, x: Any, t: Any) -> Any:
-        h = x
-        for w, b in zip(ws, bs):
-            h = jnp.tanh(h @ w + b)
-        return jnp.mean(jnp.square(h - t))
-
     ws, bs, x, t = inputs(depth)
     args = jax.device_put((ws, bs, x, t))
     start = time.perf_counter()
-    jax.jit(jax.value_and_grad(loss, argnums=(0, 1))).lower(*args).compile()
+    jax.jit(jax.value_and_grad(loss_in(jnp), argnums=(0, 1))).lower(*args).compile()
     return time.perf_counter() - start
 
 
