@@ -38,7 +38,8 @@ namespace {
 /// peeled remainder of a 6 x 64 register tile) apart element by element: a
 /// LeNet dense layer's kernel had 3,876 instructions for 24 FMAs. Fills are
 /// left whole (a constant stored), so their results stay one buffer for the
-/// pieces that accumulate into it. Returns the ops to vectorize.
+/// pieces that accumulate into it. `op` is statically shaped (as every op the
+/// pass vectorizes). Returns the ops to vectorize.
 SmallVector<linalg::LinalgOp> splitRaggedLanes(RewriterBase &rewriter, linalg::LinalgOp op,
                                                const CPUTarget &target) {
   if (op.getNumDpsInits() != 1 || isa<linalg::FillOp>(op.getOperation()))
@@ -49,7 +50,7 @@ SmallVector<linalg::LinalgOp> splitRaggedLanes(RewriterBase &rewriter, linalg::L
     return {op};
   int64_t size = op.getStaticLoopRanges()[*dim];
   int64_t lanes = target.lanes(getElementTypeOrSelf(init->get().getType()));
-  if (ShapedType::isDynamic(size) || size <= lanes || llvm::isPowerOf2_64(size))
+  if (size <= lanes || llvm::isPowerOf2_64(size))
     return {op};
   SmallVector<linalg::LinalgOp> parts;
   TilingInterface rest = cast<TilingInterface>(op.getOperation());
