@@ -345,7 +345,7 @@ def test_transposed_lhs_copied_row_major_when_its_rows_share_cache_sets(
 @pytest.mark.parametrize("m, n, k, dtype", [
     (6, 4, 16, np.float32),     # one whole 6x4 tile: 24 rows of 16 partial sums
     (13, 7, 48, np.float32),    # ragged tiles: 1-row and 3-column remainders
-    (128, 10, 64, np.float32),  # tiles of 6 x 4 and 6 x 2
+    (128, 10, 512, np.float32),  # tiles of 6 x 4 and 6 x 2 (b larger than the output)
     (9, 5, 24, np.float64),     # 8-lane partial sums (f64), odd tile counts
 ])
 def test_a_times_b_transposed_sums_partial_products_exactly_once(m: int, n: int, k: int,
@@ -361,6 +361,37 @@ def test_a_times_b_transposed_sums_partial_products_exactly_once(m: int, n: int,
     want = a.astype(np.float64) @ b.astype(np.float64).T
     tol = 1e-5 if dtype == np.float32 else 1e-13
     np.testing.assert_allclose(got, want, rtol=0, atol=tol * k)
+
+
+BATCHED_ABT = """
+func.func @main(%a: tensor<{h}x{m}x{k}xf32>, %b: tensor<{h}x{n}x{k}xf32>) -> tensor<{h}x{m}x{n}xf32> {{
+  %r = relax.dataflow -> (tensor<{h}x{m}x{n}xf32>) {{
+    %bt = relax.permute_dims %b {{axes = array<i64: 0, 2, 1>}} : tensor<{h}x{n}x{k}xf32> -> tensor<{h}x{k}x{n}xf32>
+    %p = relax.matmul %a, %bt : tensor<{h}x{m}x{k}xf32>, tensor<{h}x{k}x{n}xf32> -> tensor<{h}x{m}x{n}xf32>
+    relax.output %p : tensor<{h}x{m}x{n}xf32>
+  }}
+  return %r : tensor<{h}x{m}x{n}xf32>
+}}"""
+
+
+@pytest.mark.parametrize("h, m, n, k", [
+    (2, 128, 128, 64),  # attention's q @ k^T per head: b copied transposed (fewer than 1024 rows)
+    (3, 40, 24, 32),    # ragged row tiles (40 = 6 * 6 + 4), b copied (768 <= 960 elements)
+    (3, 20, 24, 32),    # b larger than the output (768 > 480): partial dot products
+])
+def test_batched_a_times_b_transposed_with_few_rows(h: int, m: int, n: int, k: int) -> None:
+    """Batched a @ b^T below 1024 rows: with b no larger than the output, b
+    is copied transposed per batch and the outer-product tiles read the copy;
+    else partial dot products. Both against float64, through the CPU
+    schedule and at opt_level 0."""
+    rng = np.random.default_rng(h * 100 + m)
+    a = rng.standard_normal((h, m, k)).astype(np.float32)
+    b = rng.standard_normal((h, n, k)).astype(np.float32)
+    want = a.astype(np.float64) @ np.swapaxes(b.astype(np.float64), 1, 2)
+    src = BATCHED_ABT.format(h=h, m=m, n=n, k=k)
+    for opt_level in (0, 3):
+        got = relax_mlir.compile(src, opt_level=opt_level)["main"](a, b)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-5 * k)
 
 
 EPILOGUE = """

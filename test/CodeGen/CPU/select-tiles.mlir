@@ -42,26 +42,61 @@ func.func @cache_blocks(%a: tensor<64x768xf32>, %b: tensor<768x64xf32>, %a2: ten
 }
 
 // a @ b^T: partial dot products of a vector's lanes (rows x cols = 6 x 4 of
-// them) below 1024 output rows; from 1024 rows b is copied transposed.
+// them) below 1024 output rows when b holds more elements than the output
+// (64x128 @ (256x128)^T: b 32K elements, output 16K); from 1024 rows b is
+// copied transposed.
 // CHECK-LABEL: func.func @dot_products
 // CHECK: #relax_cpu.tiles<outer = [6, 4, 0], contraction = true, split_k = 16>
 // CHECK: #relax_cpu.tiles<contraction = true, pack = columns>
 // AVX2-LABEL: func.func @dot_products
 // AVX2: #relax_cpu.tiles<outer = [3, 4, 0], contraction = true, split_k = 8>
-func.func @dot_products(%a: tensor<512x64xf32>, %b: tensor<64x64xf32>, %c: tensor<512x64xf32>, %a2: tensor<1024x64xf32>, %c2: tensor<1024x64xf32>) -> (tensor<512x64xf32>, tensor<1024x64xf32>) {
-  %0 = linalg.generic {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<512x64xf32>, tensor<64x64xf32>) outs(%c : tensor<512x64xf32>) {
+func.func @dot_products(%a: tensor<64x128xf32>, %b: tensor<256x128xf32>, %c: tensor<64x256xf32>, %a2: tensor<1024x128xf32>, %c2: tensor<1024x256xf32>) -> (tensor<64x256xf32>, tensor<1024x256xf32>) {
+  %0 = linalg.generic {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x128xf32>, tensor<256x128xf32>) outs(%c : tensor<64x256xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %m = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<512x64xf32>
-  %1 = linalg.generic {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a2, %b : tensor<1024x64xf32>, tensor<64x64xf32>) outs(%c2 : tensor<1024x64xf32>) {
+  } -> tensor<64x256xf32>
+  %1 = linalg.generic {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a2, %b : tensor<1024x128xf32>, tensor<256x128xf32>) outs(%c2 : tensor<1024x256xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %m = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<1024x64xf32>
-  return %0, %1 : tensor<512x64xf32>, tensor<1024x64xf32>
+  } -> tensor<1024x256xf32>
+  return %0, %1 : tensor<64x256xf32>, tensor<1024x256xf32>
+}
+
+// Fewer than 1024 rows, but b no larger than the output: copied transposed
+// (attention's q @ k^T, batches of 128x64 @ (128x64)^T: b 8K elements per
+// batch, the output 16K). At 64 rows of the same b (output 8K) it is still
+// copied; at 32 rows (output 4K) partial dot products.
+// CHECK-LABEL: func.func @small_transposed_rhs
+// CHECK: #relax_cpu.tiles<contraction = true, pack = columns>
+// CHECK: #relax_cpu.tiles<contraction = true, pack = columns>
+// CHECK: #relax_cpu.tiles<outer = [1, 6, 4, 0], contraction = true, split_k = 16>
+#bmk = affine_map<(b, m, n, k) -> (b, m, k)>
+#bnk = affine_map<(b, m, n, k) -> (b, n, k)>
+#bmn = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @small_transposed_rhs(%q: tensor<4x128x64xf32>, %k: tensor<4x128x64xf32>, %s: tensor<4x128x128xf32>, %q2: tensor<4x64x64xf32>, %s2: tensor<4x64x128xf32>, %q3: tensor<4x32x64xf32>, %s3: tensor<4x32x128xf32>) -> (tensor<4x128x128xf32>, tensor<4x64x128xf32>, tensor<4x32x128xf32>) {
+  %0 = linalg.generic {indexing_maps = [#bmk, #bnk, #bmn], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<4x128x64xf32>, tensor<4x128x64xf32>) outs(%s : tensor<4x128x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %a = arith.addf %acc, %m : f32
+    linalg.yield %a : f32
+  } -> tensor<4x128x128xf32>
+  %1 = linalg.generic {indexing_maps = [#bmk, #bnk, #bmn], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q2, %k : tensor<4x64x64xf32>, tensor<4x128x64xf32>) outs(%s2 : tensor<4x64x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %a = arith.addf %acc, %m : f32
+    linalg.yield %a : f32
+  } -> tensor<4x64x128xf32>
+  %2 = linalg.generic {indexing_maps = [#bmk, #bnk, #bmn], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q3, %k : tensor<4x32x64xf32>, tensor<4x128x64xf32>) outs(%s3 : tensor<4x32x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %a = arith.addf %acc, %m : f32
+    linalg.yield %a : f32
+  } -> tensor<4x32x128xf32>
+  return %0, %1, %2 : tensor<4x128x128xf32>, tensor<4x64x128xf32>, tensor<4x32x128xf32>
 }
 
 // Strided columns with a reduction that is not a multiple of the vector

@@ -61,7 +61,8 @@ def CPUSelectTilesPass : Pass<"relax-cpu-select-tiles", "::mlir::func::FuncOp"> 
       columns strided in `b`): `split_k` partial dot products per output (a
       vector of them), summed at the end of the tile.
     - copies first (`pack`): the strided input of `a @ b^T` with 1024 or more
-      rows, or of another contraction with 8 or more (`columns`); a
+      rows or no more elements than the output, or of another contraction
+      with 8 or more rows (`columns`); a
       transposed lhs whose reduction steps are 2 KiB or more apart in at
       most 8 L1 sets, read by 4 or more column tiles (`rows`); an rhs whose
       rows are 2 KiB or longer, reused by 512 or more output rows
