@@ -10,23 +10,78 @@ shape with errors that name the parameter and the fix, and rebuilding results.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, Union
 
 import numpy as np
 
-# The element types of relax tensors and their numpy dtypes (bf16: ml_dtypes'
-# bfloat16, as JAX's, when ml_dtypes is installed; it is a dependency).
-NUMPY_DTYPES: dict[str, type] = {
-    "f16": np.float16, "f32": np.float32, "f64": np.float64,
-    "i1": np.bool_, "i32": np.int32, "i64": np.int64,
-}
-try:
-    import ml_dtypes
-    NUMPY_DTYPES["bf16"] = ml_dtypes.bfloat16
-except ImportError:  # pragma: no cover (a dependency; a library loader may lack it)
-    pass
+
+class _ElementDtypes(Mapping[str, Any]):
+    """The element types of relax tensors and their numpy dtypes. bf16 is
+    ml_dtypes' bfloat16 (JAX's) when ml_dtypes is installed (a dependency),
+    imported on the first lookup of bf16 (or of a dtype named bfloat16):
+    importing ml_dtypes takes about 0.6 s, three quarters of
+    `import relax_mlir.numpy`, which a process without bfloat16 arrays need
+    not pay. Its keys are known without the import."""
+
+    _EAGER: dict[str, Any] = {
+        "f16": np.float16, "f32": np.float32, "f64": np.float64,
+        "i1": np.bool_, "i32": np.int32, "i64": np.int64,
+    }
+
+    def __init__(self) -> None:
+        self._keys: list[str] | None = None
+        self._bf16: Any = None
+
+    def _bfloat16(self) -> Any:
+        if self._bf16 is None:
+            try:
+                import ml_dtypes
+                self._bf16 = ml_dtypes.bfloat16
+            except ImportError:  # pragma: no cover (a dependency; a library loader may lack it)
+                self._bf16 = False
+        return self._bf16 or None
+
+    def __getitem__(self, element: str) -> Any:
+        if element in self._EAGER:
+            return self._EAGER[element]
+        if element == "bf16" and self._bfloat16() is not None:
+            return self._bf16
+        raise KeyError(element)
+
+    def __iter__(self) -> Iterator[str]:
+        if self._keys is None:
+            import importlib.util
+
+            self._keys = list(self._EAGER)
+            if self._bf16 or (self._bf16 is None and importlib.util.find_spec("ml_dtypes")):
+                self._keys.append("bf16")
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __contains__(self, element: object) -> bool:
+        return element in self._EAGER or (element == "bf16" and "bf16" in list(self))
+
+    def dtype_names(self) -> list[str]:
+        """The numpy names of the dtypes (float32, ..., bfloat16), without
+        importing ml_dtypes."""
+        return [np.dtype(v).name for v in self._EAGER.values()] + (
+            ["bfloat16"] if "bf16" in self else [])
+
+    def element_of(self, dtype: np.dtype) -> str | None:
+        """The element type whose numpy dtype `dtype` is, or None."""
+        for element, value in self._EAGER.items():
+            if dtype == value:
+                return element
+        if dtype.name == "bfloat16" and dtype == self._bfloat16():
+            return "bf16"
+        return None
+
+
+NUMPY_DTYPES = _ElementDtypes()
 
 # Results of at least this many bytes come from the runtime's buffer pool
 # (the JIT's, or an exported library's): 64-byte aligned (numpy aligns to

@@ -33,9 +33,17 @@ from .errors import (
     user_position,
 )
 
-# MLIR element type <-> numpy dtype of relax tensors.
-DTYPE_OF: dict[str, np.dtype] = {k: np.dtype(v) for k, v in NUMPY_DTYPES.items()}
-ELEMENT_OF: dict[np.dtype, str] = {v: k for k, v in DTYPE_OF.items()}
+
+def dtype_of(element: str) -> np.dtype:
+    """The numpy dtype of MLIR element type `element` (KeyError if none)."""
+    return np.dtype(NUMPY_DTYPES[element])
+
+
+def element_of(dtype: np.dtype) -> str | None:
+    """The MLIR element type of numpy dtype `dtype`, or None."""
+    return NUMPY_DTYPES.element_of(dtype)
+
+
 # Promotion order between traced arrays (as JAX: an int with a float gives the
 # float; f16 with bf16 gives f32, see `promote_types`).
 PROMOTION_RANK = {"i1": 0, "i32": 1, "i64": 2, "f16": 3, "bf16": 3, "f32": 4, "f64": 5}
@@ -59,7 +67,7 @@ def promote_types(*dtypes: Any) -> np.dtype:
     if {"f16", "bf16"} <= names and "f64" not in names:
         return _F32
     top = max(names, key=lambda n: PROMOTION_RANK[n])
-    return DTYPE_OF[top]
+    return dtype_of(top)
 
 
 class TracingError(RelaxMLIRError, ValueError):
@@ -86,10 +94,10 @@ def escaped_tracer(tracer: Any = None) -> TracingError:
 def element_name(dtype: Any, what: str = "dtype") -> str:
     """The MLIR element type of a numpy dtype, or a TypeError that lists the
     supported ones (`what` names the offending value)."""
-    name = ELEMENT_OF.get(np.dtype(dtype))
+    name = element_of(np.dtype(dtype))
     if name is None:
         raise TypeError(f"{what} {np.dtype(dtype)} is not supported; relax arrays are "
-                        f"{', '.join(str(d) for d in ELEMENT_OF)} (convert with .astype)")
+                        f"{', '.join(NUMPY_DTYPES.dtype_names())} (convert with .astype)")
     return name
 
 
@@ -105,7 +113,7 @@ def tensor_type(shape: Sequence[int], dtype: Any) -> ir.RankedTensorType:
 def is_float(dtype: Any) -> bool:
     """Whether `dtype` is a float (bfloat16 too: its numpy kind is 'V')."""
     dtype = np.dtype(dtype)
-    return dtype.kind == "f" or ELEMENT_OF.get(dtype) == "bf16"
+    return dtype.kind == "f" or element_of(dtype) == "bf16"
 
 
 # ----------------------------------------------------------------------------
@@ -427,7 +435,7 @@ class Tracer:
         self.value = value
         t = ir.RankedTensorType(value.type)
         self.shape: tuple[int, ...] = tuple(t.shape)
-        self.dtype: np.dtype = DTYPE_OF[str(t.element_type)]
+        self.dtype: np.dtype = dtype_of(str(t.element_type))
 
     @property
     def ndim(self) -> int:
@@ -595,7 +603,7 @@ def as_leaf_array(value: Any, where: str) -> np.ndarray:
         raise TypeError(f"argument {where}: expected a numpy array, a Python scalar or a "
                         f"tuple/list/dict of them, got {type(value).__name__}")
     array = np.asarray(value)
-    if array.dtype not in ELEMENT_OF and array.dtype.newbyteorder("=") in ELEMENT_OF:
+    if element_of(array.dtype) is None and element_of(array.dtype.newbyteorder("=")) is not None:
         array = array.astype(array.dtype.newbyteorder("="))
     element_name(array.dtype, f"argument {where}: dtype")
     return array.astype(canonical_dtype(array.dtype), copy=False)

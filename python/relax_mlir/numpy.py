@@ -45,9 +45,17 @@ from .dialects import relax as _r
 from .errors import call_site
 
 float16, float32, float64 = _np.float16, _np.float32, _np.float64
-# ml_dtypes' bfloat16 (JAX's): arrays of it cross the call boundary as is.
-bfloat16 = NUMPY_DTYPES.get("bf16")
 int32, int64, bool_ = _np.int32, _np.int64, _np.bool_
+
+
+def __getattr__(name: str) -> Any:
+    # `bfloat16`: ml_dtypes' (JAX's), whose arrays cross the call boundary as
+    # is; imported on first use (importing ml_dtypes takes about 0.6 s).
+    if name == "bfloat16":
+        return NUMPY_DTYPES.get("bf16")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 ndarray = Tracer
 pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan
 
@@ -63,7 +71,8 @@ __all__ = [
     "tan", "tanh", "tile", "transpose", "tril", "triu", "true_divide", "var", "where",
     "zeros", "zeros_like", "asarray", "erf", "sign", "amax", "amin", "getitem", "float16",
     "float32", "float64", "int32", "int64", "bool_", "ndarray", "pi", "e", "inf", "nan",
-    "expm1", "argmax", "argmin", "std", "take_along_axis", "einsum", "eye", "bfloat16",
+    # bfloat16: the module's __getattr__ (ml_dtypes imported on first use).
+    "expm1", "argmax", "argmin", "std", "take_along_axis", "einsum", "eye", "bfloat16",  # noqa: F822
     "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "invert",
     "logical_and", "logical_or", "logical_not",
 ]

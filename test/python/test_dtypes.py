@@ -8,6 +8,10 @@ refused with the conversion to make. bf16 computation inside a function
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -114,3 +118,31 @@ def test_f16_model_runs_from_python_with_f16_gradients() -> None:
     for i, g in enumerate((dx, dw)):
         expected = rt.central_difference(ref, args, i, 1e-4)
         np.testing.assert_allclose(g.astype(np.float64), expected, rtol=2e-2, atol=5e-3)
+
+
+def test_ml_dtypes_is_imported_only_when_bfloat16_is_used() -> None:
+    """Importing ml_dtypes takes about 0.6 s: a process that never touches
+    bfloat16 (import, trace, compile and run float32) does not import it;
+    `relax_mlir.numpy.bfloat16` and a bf16 function then work, and the
+    unsupported-dtype error still lists bfloat16."""
+    script = textwrap.dedent("""
+        import sys
+        import numpy as np
+        import relax_mlir, relax_mlir.nn, relax_mlir.numpy as rnp, relax_mlir.runtime
+        f = relax_mlir.jit(lambda x: rnp.tanh(x) * 2)
+        assert np.allclose(f(np.ones(3, np.float32)), 2 * np.tanh(1.0))
+        try:
+            f(np.ones(3, np.int8))
+        except TypeError as e:
+            assert "bfloat16" in str(e), e
+        else:
+            raise AssertionError("int8 accepted")
+        assert "ml_dtypes" not in sys.modules, "imported without bfloat16"
+        y = f(np.ones(3, rnp.bfloat16))
+        assert y.dtype == rnp.bfloat16 and "ml_dtypes" in sys.modules
+        assert np.allclose(y.astype(np.float32), 2 * np.tanh(1.0), rtol=1e-2)
+        print("ok")
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]
