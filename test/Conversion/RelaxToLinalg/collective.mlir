@@ -34,3 +34,18 @@ func.func @huge(%x: tensor<2147483657xf64>) -> tensor<2147483657xf64> {
   %r = relax.all_reduce %x : tensor<2147483657xf64>
   return %r : tensor<2147483657xf64>
 }
+
+// -----
+
+// A rank-0 tensor: expanded to one element and collapsed back, with no
+// reassociation group (a fuzzer found [[]], which the verifier rejects).
+// CHECK-LABEL: func.func @scalar(
+// CHECK:         %[[COPY:.*]] = linalg.copy
+// CHECK:         %[[FLAT:.*]] = tensor.expand_shape %[[COPY]] [] output_shape [1] : tensor<f64> into tensor<1xf64>
+// CHECK:         call @__relax_mpi_allreduce_sum_f64(
+// CHECK:         %[[OUT:.*]] = bufferization.to_tensor
+// CHECK:         tensor.collapse_shape %[[OUT]] [] : tensor<1xf64> into tensor<f64>
+func.func @scalar(%x: tensor<f64>) -> tensor<f64> {
+  %r = relax.all_reduce %x : tensor<f64>
+  return %r : tensor<f64>
+}

@@ -40,13 +40,16 @@ struct AllReduceLowering : OpConversionPattern<AllReduceOp> {
     Value copy = linalg::CopyOp::create(rewriter, loc, adaptor.getX(),
                                         emptyTensor(rewriter, loc, type))
                      .getResult(0);
-    SmallVector<ReassociationIndices> all(1);
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      all[0].push_back(d);
-    Value flat = type.getRank() == 1 ? copy
-                                     : tensor::CollapseShapeOp::create(rewriter, loc, flatType,
-                                                                       copy, all)
-                                           .getResult();
+    // Every dimension into the one of the flat buffer; a rank-0 tensor is
+    // expanded to it (no reassociation group: tensor<f32> <-> tensor<1xf32>).
+    SmallVector<ReassociationIndices> all;
+    if (type.getRank() > 0)
+      all.emplace_back(llvm::to_vector(llvm::seq<int64_t>(0, type.getRank())));
+    Value flat = copy;
+    if (type.getRank() == 0)
+      flat = tensor::ExpandShapeOp::create(rewriter, loc, flatType, copy, all).getResult();
+    else if (type.getRank() > 1)
+      flat = tensor::CollapseShapeOp::create(rewriter, loc, flatType, copy, all).getResult();
     auto flatMemref = MemRefType::get({count}, element);
     Value send = bufferization::ToBufferOp::create(rewriter, loc, flatMemref, flat,
                                                    /*readOnly=*/true);
@@ -81,7 +84,9 @@ struct AllReduceLowering : OpConversionPattern<AllReduceOp> {
     }
     Value result = bufferization::ToTensorOp::create(rewriter, loc, flatType, recv,
                                                      /*restrict=*/true, /*writable=*/true);
-    if (type.getRank() != 1)
+    if (type.getRank() == 0)
+      result = tensor::CollapseShapeOp::create(rewriter, loc, type, result, all);
+    else if (type.getRank() > 1)
       result = tensor::ExpandShapeOp::create(rewriter, loc, type, result, all);
     rewriter.replaceOp(op, result);
     return success();
