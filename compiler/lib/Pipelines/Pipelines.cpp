@@ -160,17 +160,12 @@ void addLLVMStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
   }
   // (Before the memrefs: the MPI calls read their descriptors.)
   pm.addPass(createMPIToLLVMPass(MPIToLLVMPassOptions{options.mpiImplementation}));
-  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
-  memrefToLLVM.useGenericFunctions = options.pooledAlloc;
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
+  // (Before the functions' conversion, which makes every function external.)
+  pm.addPass(createInternalLinkagePass(InternalLinkagePassOptions{options.cInterfaceOnly}));
+  // memref, arith, index, ub, func and cf in one conversion.
+  pm.addPass(relax::createConvertToLLVMPass(relax::ConvertToLLVMPassOptions{options.pooledAlloc}));
   if (threads)
     pm.addPass(createConvertOpenMPToLLVMPass());
-  pm.addPass(createInternalLinkagePass(InternalLinkagePassOptions{options.cInterfaceOnly}));
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   if (options.cInterfaceOnly)
     pm.addPass(createInlineIntoCInterfacesPass());
