@@ -70,3 +70,44 @@ def test_conv2d_gradients_match_the_direct_adjoint(xs, ws, strides, padding, dil
     want_dx, want_dw = reference(x, w, c, strides, padding, dilation, groups)
     np.testing.assert_allclose(np.asarray(dx), want_dx, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(np.asarray(dw), want_dw, rtol=1e-12, atol=1e-12)
+
+
+# Convolutions whose patches exceed relax-cpu-pack's 512 KiB per chunk (float64): gathered and
+# multiplied in a loop over chunks of images (the largest divisor of the batch that fits).
+CHUNKED = [
+    # 400 x 100 patches of 8 bytes per image, 100 pixels (one product for the batch's columns):
+    # chunks of 1 image; the input gradient's (150 x 196 per image) chunks of 2.
+    ((8, 16, 14, 14), (6, 16, 5, 5), (1, 1), (0, 0, 0, 0)),
+    # 400 pixels per image (a product per image): 115 KiB each, chunks of 3 of the 6 images.
+    ((6, 4, 20, 20), (3, 4, 3, 3), (1, 1), (1, 1, 1, 1)),
+    # stride 2, a batch of 7 (prime): chunks of 1 image.
+    ((7, 8, 24, 24), (4, 8, 3, 3), (2, 2), (1, 1, 1, 1)),
+]
+
+
+@pytest.mark.parametrize("xs, ws, strides, padding", CHUNKED,
+                         ids=[f"x{'x'.join(map(str, c[0]))}-w{'x'.join(map(str, c[1]))}"
+                              for c in CHUNKED])
+def test_conv2d_in_chunks_of_images_matches_the_direct_adjoint(xs, ws, strides, padding) -> None:
+    """The forward value and both gradients of convolutions large enough that
+    their patches are gathered a chunk of images at a time."""
+    rng = np.random.default_rng(sum(xs) + sum(ws))
+    x, w = rng.standard_normal(xs), rng.standard_normal(ws)
+    oh = (xs[2] + padding[0] + padding[2] - ws[2]) // strides[0] + 1
+    ow = (xs[3] + padding[1] + padding[3] - ws[3]) // strides[1] + 1
+    ys = (xs[0], ws[0], oh, ow)
+    c = rng.standard_normal(ys)
+    tx, tw, ty = (tensor_type(s, np.float64) for s in (xs, ws, ys))
+    text = f"""func.func @main(%x: {tx}, %w: {tw}, %c: {ty}) -> tensor<f64> {{
+  %y = relax.conv2d %x, %w {{strides = array<i64: {strides[0]}, {strides[1]}>,
+      padding = array<i64: {', '.join(map(str, padding))}>}} : {tx}, {tw} -> {ty}
+  %p = relax.multiply %y, %c : {ty}, {ty} -> {ty}
+  %s = relax.sum %p : {ty} -> tensor<f64>
+  return %s : tensor<f64>
+}}"""
+    value, (dx, dw) = compile_gradient(text, (0, 1)).main_adjoint(x, w, c)
+    want_dx, want_dw = reference(x, w, c, strides, padding, (1, 1), 1)
+    # The forward value: sum(conv(x, w) * c) = sum(w * dw) (the filter adjoint is linear in g).
+    np.testing.assert_allclose(float(value), float(np.sum(w * want_dw)), rtol=1e-11)
+    np.testing.assert_allclose(np.asarray(dx), want_dx, rtol=1e-11, atol=1e-11)
+    np.testing.assert_allclose(np.asarray(dw), want_dw, rtol=1e-11, atol=1e-11)

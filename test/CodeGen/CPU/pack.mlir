@@ -59,10 +59,43 @@ func.func @panels(%x: tensor<512x128xf32>, %w: tensor<128x512xf32>, %c: tensor<5
 // CHECK: relax_cpu.tiles = #relax_cpu.tiles<outer = [8, 16, 0], inner = [0, 0, 1], contraction = true>
 // CHECK: linalg.transpose {{.*}} permutation = [1, 0, 2, 3]
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: scf.for
 func.func @convolution(%x: tensor<4x3x12x12xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<4x8x10x10xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x8x10x10xf32>
   %o = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8x10x10xf32>) -> tensor<4x8x10x10xf32>
   %0 = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<4x3x12x12xf32>, tensor<8x3x3x3xf32>) outs(%o : tensor<4x8x10x10xf32>) -> tensor<4x8x10x10xf32>
   return %0 : tensor<4x8x10x10xf32>
+}
+
+// Patches over 512 KiB for the batch are gathered a chunk of images at a
+// time, in a loop whose iterations gather and multiply their images only:
+// LeNet's second input gradient (400 x 196 floats, 306 KiB per image, 64
+// images) one image per chunk (the per-image product, no transpose back);
+// 6 images of 192 KiB (36 x 1369 pixels of 4 bytes) two per chunk (3 would
+// be 578 KiB); 5 images of 127 KiB (a prime batch; 4 would fit): one each.
+// CHECK-LABEL: func.func @chunks
+// CHECK: scf.for %[[N:.*]] = %c0 to %c64 step %c1 iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<64x6x14x14xf32>)
+// CHECK:   tensor.extract_slice %{{.*}}[%[[N]], 0, 0, 0] [1, 16, 18, 18] [1, 1, 1, 1] : tensor<64x16x18x18xf32> to tensor<1x16x18x18xf32>
+// CHECK:   linalg.fill {{.*}} -> tensor<1x6x14x14xf32>
+// CHECK:   linalg.generic {{.*}} outs(%{{.*}} : tensor<1x16x5x5x14x14xf32>)
+// CHECK:   linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<6x400xf32>, tensor<1x400x196xf32>)
+// CHECK-NOT: linalg.transpose
+// CHECK:   tensor.insert_slice %{{.*}} into %[[OUT]][%[[N]], 0, 0, 0] [1, 6, 14, 14] [1, 1, 1, 1]
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c6 step %c2 iter_args
+// CHECK:   tensor.extract_slice {{.*}} [2, 4, 39, 39] [1, 1, 1, 1]
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c5 step %c1{{.*}} iter_args
+// CHECK:   tensor.extract_slice {{.*}} [1, 4, 32, 32] [1, 1, 1, 1]
+func.func @chunks(%x: tensor<64x16x18x18xf32>, %w: tensor<6x16x5x5xf32>, %x2: tensor<6x4x39x39xf32>, %w2: tensor<3x4x3x3xf32>, %x3: tensor<5x4x32x32xf32>) -> (tensor<64x6x14x14xf32>, tensor<6x3x37x37xf32>, tensor<5x3x30x30xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x6x14x14xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<64x6x14x14xf32>) -> tensor<64x6x14x14xf32>
+  %0 = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<64x16x18x18xf32>, tensor<6x16x5x5xf32>) outs(%o : tensor<64x6x14x14xf32>) -> tensor<64x6x14x14xf32>
+  %e2 = tensor.empty() : tensor<6x3x37x37xf32>
+  %o2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<6x3x37x37xf32>) -> tensor<6x3x37x37xf32>
+  %1 = linalg.conv_2d_nchw_fchw ins(%x2, %w2 : tensor<6x4x39x39xf32>, tensor<3x4x3x3xf32>) outs(%o2 : tensor<6x3x37x37xf32>) -> tensor<6x3x37x37xf32>
+  %e3 = tensor.empty() : tensor<5x3x30x30xf32>
+  %o3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<5x3x30x30xf32>) -> tensor<5x3x30x30xf32>
+  %2 = linalg.conv_2d_nchw_fchw ins(%x3, %w2 : tensor<5x4x32x32xf32>, tensor<3x4x3x3xf32>) outs(%o3 : tensor<5x3x30x30xf32>) -> tensor<5x3x30x30xf32>
+  return %0, %1, %2 : tensor<64x6x14x14xf32>, tensor<6x3x37x37xf32>, tensor<5x3x30x30xf32>
 }

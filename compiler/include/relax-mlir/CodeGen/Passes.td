@@ -93,7 +93,10 @@ def CPUPackPass : Pass<"relax-cpu-pack", "::mlir::func::FuncOp"> {
     - `im2col_image` / `im2col_batch`: a float convolution becomes one gather
       of its patches (each row a read of consecutive elements of x when the
       width stride is 1) and the product of the filter with them, per image
-      or for the whole batch (other convolutions: upstream's im2col).
+      or for the whole batch (other convolutions: upstream's im2col). When
+      the patches of the whole batch would exceed 512 KiB, the gather and
+      the product run in a loop over chunks of images whose patches stay
+      in the L2 cache (the largest divisor of the batch that fits).
     - `columns`: the input read with strided columns is copied transposed.
     - `rows`: the lhs is copied with the reduction innermost.
     - `panels`: the rhs `[.., K, N]` is copied into `[N / panel_cols, .., K,
@@ -113,7 +116,7 @@ def CPUPackPass : Pass<"relax-cpu-pack", "::mlir::func::FuncOp"> {
   ];
   let dependentDialects = ["::mlir::relax::cpu::RelaxCPUDialect", "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
-                           "::mlir::affine::AffineDialect"];
+                           "::mlir::affine::AffineDialect", "::mlir::scf::SCFDialect"];
 }
 
 def CPUTilePass : Pass<"relax-cpu-tile", "::mlir::func::FuncOp"> {
