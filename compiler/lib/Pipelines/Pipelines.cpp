@@ -50,6 +50,7 @@ void addVectorStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
   pm.addNestedPass<func::FuncOp>(createCPUSelectTilesPass(select));
   CPUPackPassOptions pack;
   pack.vectorBits = options.vectorBits;
+  pack.numThreads = options.numThreads;
   pm.addNestedPass<func::FuncOp>(createCPUPackPass(pack));
   CPUTilePassOptions tile;
   tile.numThreads = options.numThreads;

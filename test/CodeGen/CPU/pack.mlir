@@ -1,6 +1,7 @@
 // relax-cpu-pack makes the copies the tiles ask for; what they make of the
 // op gets its tiles again (by the same strategy), and so do the copies.
 // RUN: relax-opt %s --relax-cpu-select-tiles=vector-bits=512 --relax-cpu-pack=vector-bits=512 | FileCheck %s
+// RUN: relax-opt %s --relax-cpu-select-tiles=vector-bits=512 --relax-cpu-pack="vector-bits=512 num-threads=2" | FileCheck %s --check-prefix=THREADS
 
 #km = affine_map<(m, n, k) -> (k, m)>
 #mk = affine_map<(m, n, k) -> (m, k)>
@@ -74,6 +75,11 @@ func.func @convolution(%x: tensor<4x3x12x12xf32>, %w: tensor<8x3x3x3xf32>) -> te
 // images) one image per chunk (the per-image product, no transpose back);
 // 6 images of 192 KiB (36 x 1369 pixels of 4 bytes) two per chunk (3 would
 // be 578 KiB); 5 images of 127 KiB (a prime batch; 4 would fit): one each.
+// For code on several threads (num-threads=2), whose tiles split one
+// product of the whole batch, no chunks.
+// THREADS-LABEL: func.func @chunks
+// THREADS-NOT: scf.for
+// THREADS: return
 // CHECK-LABEL: func.func @chunks
 // CHECK: scf.for %[[N:.*]] = %c0 to %c64 step %c1 iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<64x6x14x14xf32>)
 // CHECK:   tensor.extract_slice %{{.*}}[%[[N]], 0, 0, 0] [1, 16, 18, 18] [1, 1, 1, 1] : tensor<64x16x18x18xf32> to tensor<1x16x18x18xf32>

@@ -96,7 +96,9 @@ def CPUPackPass : Pass<"relax-cpu-pack", "::mlir::func::FuncOp"> {
       or for the whole batch (other convolutions: upstream's im2col). When
       the patches of the whole batch would exceed 512 KiB, the gather and
       the product run in a loop over chunks of images whose patches stay
-      in the L2 cache (the largest divisor of the batch that fits).
+      in the L2 cache (the largest divisor of the batch that fits); not
+      for code that runs on several threads (`num-threads` above 1), whose
+      tiles split one product of the whole batch.
     - `columns`: the input read with strided columns is copied transposed.
     - `rows`: the lhs is copied with the reduction innermost.
     - `panels`: the rhs `[.., K, N]` is copied into `[N / panel_cols, .., K,
@@ -113,6 +115,9 @@ def CPUPackPass : Pass<"relax-cpu-pack", "::mlir::func::FuncOp"> {
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "Width of a vector register in bits, as relax-cpu-select-tiles's">,
+    Option<"numThreads", "num-threads", "int64_t", /*default=*/"1",
+           "Threads the code will run on (relax-cpu-tile's): above 1, convolutions "
+           "are not split into chunks of images">,
   ];
   let dependentDialects = ["::mlir::relax::cpu::RelaxCPUDialect", "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

@@ -292,9 +292,10 @@ static Value chunkedProduct(RewriterBase &rewriter, Location loc, const ConvShap
 /// load. Upstream's im2col flattens the pixels first, so that every patch
 /// element became a gather (the gathers were most of a small CNN's
 /// convolution time). One product per image, or one for the whole batch
-/// (`mergeBatch`).
+/// (`mergeBatch`); with `chunks`, in a loop over chunks of images when the
+/// batch's patches exceed kPatchChunkBytes.
 static LogicalResult im2colRowsContiguous(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
-                                          bool mergeBatch) {
+                                          bool mergeBatch, bool chunks) {
   std::optional<ConvShape> s = convShape(conv);
   if (!s)
     return failure();
@@ -305,7 +306,10 @@ static LogicalResult im2colRowsContiguous(RewriterBase &rewriter, linalg::Conv2D
     return mergeBatch && shape.n > 1 ? mergedBatchProduct(rewriter, loc, shape)
                                      : perImageProduct(rewriter, loc, shape);
   };
-  int64_t images = imagesPerChunk(*s);
+  // (Not on several threads: a chunk's product is too small to split across
+  // them, and the ResNet block's step at 2 threads went from 15.0 to 17.2
+  // ms with chunks.)
+  int64_t images = chunks ? imagesPerChunk(*s) : s->n;
   rewriter.replaceOp(conv, images == s->n ? product(*s) : chunkedProduct(rewriter, loc, *s, images,
                                                                           product));
   return success();
@@ -481,7 +485,8 @@ struct CPUPackPass : relax::impl::CPUPackPassBase<CPUPackPass> {
         continue;
       op->removeAttr(RelaxCPUDialect::kTilesAttrName);
       rewriter.setInsertionPoint(conv);
-      if (failed(im2colRowsContiguous(rewriter, conv, tiles.getPack() == Packing::im2col_batch)))
+      if (failed(im2colRowsContiguous(rewriter, conv, tiles.getPack() == Packing::im2col_batch,
+                                      /*chunks=*/numThreads <= 1)))
         (void)linalg::rewriteInIm2Col(rewriter, conv);
     }
     selectAllCPUTiles(getOperation(), target);
