@@ -287,3 +287,23 @@ func.func @argument_transposed(%x: tensor<4x3xf32>) -> tensor<3x4xf32> {
   %t = relax.permute_dims %x : tensor<4x3xf32> -> tensor<3x4xf32>
   return %t : tensor<3x4xf32>
 }
+
+// -----
+
+// A reshape is not fused into a contraction when that would leave the
+// contraction's innermost output dimension under 16 elements (a register
+// tile of one column): the 64x400 product stays whole and the reshape
+// stays after it. A reshape that keeps 64 columns is fused.
+// CHECK-LABEL: func.func @reshape_keeps_contraction_columns
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<64x400xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2, 3, 4, 5]] {{.*}} : tensor<64x400xf32> into tensor<64x16x5x1x5x1xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<64x12x64xf32>)
+func.func @reshape_keeps_contraction_columns(%a: tensor<64x120xf32>, %w: tensor<120x400xf32>, %w2: tensor<120x768xf32>) -> (tensor<64x16x5x1x5x1xf32>, tensor<64x12x64xf32>) {
+  %p = relax.matmul %a, %w : tensor<64x120xf32>, tensor<120x400xf32> -> tensor<64x400xf32>
+  %r = relax.reshape %p : tensor<64x400xf32> -> tensor<64x16x5x1x5x1xf32>
+  %y = relax.relu %r : tensor<64x16x5x1x5x1xf32>
+  %q = relax.matmul %a, %w2 : tensor<64x120xf32>, tensor<120x768xf32> -> tensor<64x768xf32>
+  %s = relax.reshape %q : tensor<64x768xf32> -> tensor<64x12x64xf32>
+  %z = relax.relu %s : tensor<64x12x64xf32>
+  return %y, %z : tensor<64x16x5x1x5x1xf32>, tensor<64x12x64xf32>
+}

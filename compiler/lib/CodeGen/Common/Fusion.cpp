@@ -399,6 +399,39 @@ struct GeneralizeTransposeOfGeneric : OpRewritePattern<linalg::TransposeOp> {
   }
 };
 
+/// The fewest elements a contraction's innermost output dimension (the
+/// register tile's columns: one 512-bit vector of f32) may be left with by a
+/// reshape fused into it.
+constexpr int64_t kMinContractionColumns = 16;
+
+/// Whether fusing the reshape at `fused` into a contraction (a sum of
+/// products, linalg::isaContractionOpInterface) by expansion leaves the innermost dimension of what the
+/// contraction computes at least kMinContractionColumns wide, or as wide as
+/// it was. LeNet's dense input gradient dz @ w^T (64x120 @ 120x400) took the
+/// pooling gradient's reshape to 64x16x5x1x5x1: a contraction with columns
+/// of one element (scalar code), 4% of the step.
+static bool keepsContractionColumns(OpOperand *fused) {
+  auto contraction = [](Operation *op) {
+    auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+    return linalgOp && linalg::isaContractionOpInterface(linalgOp);
+  };
+  auto narrows = [](ShapedType before, ShapedType after) {
+    if (before.getRank() == 0 || after.getRank() == 0)
+      return false;
+    int64_t was = before.getShape().back(), now = after.getShape().back();
+    return now < was && now < kMinContractionColumns;
+  };
+  // The contraction's result reshaped (expanded) by its consumer.
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(fused->getOwner()))
+    if (contraction(fused->get().getDefiningOp()))
+      return !narrows(expand.getSrcType(), expand.getResultType());
+  // An operand of the contraction that is a collapse of a finer shape.
+  if (auto collapse = fused->get().getDefiningOp<tensor::CollapseShapeOp>())
+    if (contraction(fused->getOwner()))
+      return !narrows(collapse.getResultType(), collapse.getSrcType());
+  return true;
+}
+
 /// Sweeps of the fusion patterns before relax-fuse-elementwise gives up.
 constexpr int64_t kMaxSweeps = 64;
 
@@ -424,7 +457,9 @@ struct FuseElementwisePass
     patterns.add<DropRepeatedReductionLoops>(ctx);
     patterns.add<FuseBroadcastIntoReduction>(ctx, control);
     patterns.add<GeneralizeTransposeOfGeneric>(ctx);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, relax::fusionDuplicatesNoWork);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, [](OpOperand *fused) {
+      return relax::fusionDuplicatesNoWork(fused) && keepsContractionColumns(fused);
+    });
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
     tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
