@@ -29,6 +29,8 @@ class _ElementDtypes(Mapping[str, Any]):
         "f16": np.float16, "f32": np.float32, "f64": np.float64,
         "i1": np.bool_, "i32": np.int32, "i64": np.int64,
     }
+    # The other way, for element_of (every traced argument is looked up).
+    _EAGER_ELEMENTS: dict[np.dtype, str] = {np.dtype(v): k for k, v in _EAGER.items()}
 
     def __init__(self) -> None:
         self._keys: list[str] | None = None
@@ -46,9 +48,10 @@ class _ElementDtypes(Mapping[str, Any]):
     def __getitem__(self, element: str) -> Any:
         if element in self._EAGER:
             return self._EAGER[element]
-        if element == "bf16" and self._bfloat16() is not None:
-            return self._bf16
-        raise KeyError(element)
+        bf16 = self._bfloat16() if element == "bf16" else None
+        if bf16 is None:
+            raise KeyError(element)
+        return bf16
 
     def __iter__(self) -> Iterator[str]:
         if self._keys is None:
@@ -73,12 +76,10 @@ class _ElementDtypes(Mapping[str, Any]):
 
     def element_of(self, dtype: np.dtype) -> str | None:
         """The element type whose numpy dtype `dtype` is, or None."""
-        for element, value in self._EAGER.items():
-            if dtype == value:
-                return element
-        if dtype.name == "bfloat16" and dtype == self._bfloat16():
+        element = self._EAGER_ELEMENTS.get(dtype)
+        if element is None and dtype.name == "bfloat16" and dtype == self._bfloat16():
             return "bf16"
-        return None
+        return element
 
 
 NUMPY_DTYPES = _ElementDtypes()

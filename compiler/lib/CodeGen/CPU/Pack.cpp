@@ -254,34 +254,31 @@ static Value chunkedProduct(RewriterBase &rewriter, Location loc, const ConvShap
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(loop.getBody());
   Value n = loop.getInductionVar(), out = loop.getRegionIterArgs()[0];
-  auto xType = cast<RankedTensorType>(s.x.getType());
-  auto slice = [&](ArrayRef<int64_t> shape) {
-    SmallVector<OpFoldResult> offsets{n}, sizes{rewriter.getIndexAttr(images)},
-        strides(4, rewriter.getIndexAttr(1));
-    for (int64_t d = 1; d < 4; ++d) {
-      offsets.push_back(rewriter.getIndexAttr(0));
-      sizes.push_back(rewriter.getIndexAttr(shape[d]));
-    }
-    return std::make_tuple(offsets, sizes, strides);
+  // Images [n, n + images) of an NCHW tensor of `shape`.
+  SmallVector<OpFoldResult> offsets{n}, strides(4, rewriter.getIndexAttr(1));
+  offsets.append(3, rewriter.getIndexAttr(0));
+  auto sizes = [&](ArrayRef<int64_t> shape) {
+    SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(images)};
+    for (int64_t d : shape.drop_front())
+      sizes.push_back(rewriter.getIndexAttr(d));
+    return sizes;
   };
   ConvShape chunk = s;
   chunk.n = images;
   chunk.outType = RankedTensorType::get({images, s.f, s.oh, s.ow}, s.elt);
-  auto [xOffsets, xSizes, xStrides] = slice(xType.getShape());
   chunk.x = tensor::ExtractSliceOp::create(
-      rewriter, loc, RankedTensorType::get({images, s.c, xType.getDimSize(2), xType.getDimSize(3)},
-                                           s.elt),
-      s.x, xOffsets, xSizes, xStrides);
-  auto [offsets, sizes, strides] = slice(s.outType.getShape());
+      rewriter, loc, s.x, offsets, sizes(cast<RankedTensorType>(s.x.getType()).getShape()),
+      strides);
+  SmallVector<OpFoldResult> outSizes = sizes(s.outType.getShape());
   if (refilled) {
     Value empty = tensor::EmptyOp::create(rewriter, loc, chunk.outType.getShape(), s.elt);
     chunk.init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty).getResult(0);
   } else {
-    chunk.init = tensor::ExtractSliceOp::create(rewriter, loc, chunk.outType, out, offsets, sizes,
-                                                strides);
+    chunk.init = tensor::ExtractSliceOp::create(rewriter, loc, out, offsets, outSizes, strides);
   }
   Value result = product(chunk);
-  Value updated = tensor::InsertSliceOp::create(rewriter, loc, result, out, offsets, sizes, strides);
+  Value updated =
+      tensor::InsertSliceOp::create(rewriter, loc, result, out, offsets, outSizes, strides);
   scf::YieldOp::create(rewriter, loc, updated);
   return loop.getResult(0);
 }

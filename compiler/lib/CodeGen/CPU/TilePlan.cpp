@@ -495,20 +495,17 @@ static TilePlan planOuterProducts(const Contraction &c, const CPUTarget &target)
 /// MLP's 128x1024 @ (1024x1024)^T, b eight times the output, stays as partial
 /// dot products: with the copy it ran slower, see kPackRows.)
 static bool stridedInputFitsOutput(const Contraction &c) {
-  auto elements = [&](AffineMap map) {
-    int64_t n = 1;
-    for (AffineExpr e : map.getResults())
-      n *= c.ranges[cast<AffineDimExpr>(e).getPosition()];
-    return n;
-  };
-  AffineMap out = c.op.getMatchingIndexingMap(c.op.getDpsInitOperand(0));
-  if (!out.isProjectedPermutation())
+  OpOperand *init = c.op.getDpsInitOperand(0);
+  auto output = cast<ShapedType>(init->get().getType());
+  if (!output.hasStaticShape() || !c.op.getMatchingIndexingMap(init).isProjectedPermutation())
     return false;
-  int64_t output = elements(out);
   for (OpOperand *input : c.op.getDpsInputOperands()) {
     AffineMap map = c.op.getMatchingIndexingMap(input);
-    if (map.isFunctionOfDim(c.loops.col))
-      return map.isProjectedPermutation() && elements(map) <= output;
+    if (!map.isFunctionOfDim(c.loops.col))
+      continue;
+    auto strided = cast<ShapedType>(input->get().getType());
+    return map.isProjectedPermutation() && strided.hasStaticShape() &&
+           strided.getNumElements() <= output.getNumElements();
   }
   return false;
 }

@@ -405,9 +405,9 @@ struct GeneralizeTransposeOfGeneric : OpRewritePattern<linalg::TransposeOp> {
 constexpr int64_t kMinContractionColumns = 16;
 
 /// Whether fusing the reshape at `fused` into a contraction (a sum of
-/// products, linalg::isaContractionOpInterface) by expansion leaves the innermost dimension of what the
-/// contraction computes at least kMinContractionColumns wide, or as wide as
-/// it was. LeNet's dense input gradient dz @ w^T (64x120 @ 120x400) took the
+/// products, linalg::isaContractionOpInterface) by expansion leaves the
+/// innermost dimension of what the contraction computes at least
+/// kMinContractionColumns wide, or as wide as it was. LeNet's dense input gradient dz @ w^T (64x120 @ 120x400) took the
 /// pooling gradient's reshape to 64x16x5x1x5x1: a contraction with columns
 /// of one element (scalar code), 4% of the step.
 static bool keepsContractionColumns(OpOperand *fused) {
