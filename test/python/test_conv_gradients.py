@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import relax_mlir
 
 from relax_mlir_testing.harness import compile_gradient, tensor_type
 
@@ -110,4 +111,48 @@ def test_conv2d_in_chunks_of_images_matches_the_direct_adjoint(xs, ws, strides, 
     # The forward value: sum(conv(x, w) * c) = sum(w * dw) (the filter adjoint is linear in g).
     np.testing.assert_allclose(float(value), float(np.sum(w * want_dw)), rtol=1e-11)
     np.testing.assert_allclose(np.asarray(dx), want_dx, rtol=1e-11, atol=1e-11)
+    np.testing.assert_allclose(np.asarray(dw), want_dw, rtol=1e-11, atol=1e-11)
+
+
+# (input X, the view x = X[:, :, ::2, :] of it the convolution reads, filter, padding); float64.
+VIEWED = [
+    ((8, 16, 28, 14), (6, 16, 5, 5), (0, 0, 0, 0)),    # chunks of 1 image, input gradient of 2
+    ((64, 1, 56, 28), (6, 1, 5, 5), (2, 2, 2, 2)),    # one channel, 153 KiB per image: chunks of 2
+    ((1, 16, 28, 14), (6, 16, 5, 5), (0, 0, 0, 0)),   # one image: no loop
+    ((0, 16, 28, 14), (6, 16, 5, 5), (0, 0, 0, 0)),   # an empty batch
+]
+
+
+@pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
+@pytest.mark.parametrize("xs, ws, padding", VIEWED,
+                         ids=[f"x{'x'.join(map(str, c[0]))}" for c in VIEWED])
+def test_chunked_conv2d_of_a_strided_view_at_every_opt_level(xs, ws, padding, opt_level) -> None:
+    """A convolution of every other row of its input (a stepped slice), with
+    patches large enough for chunks of images, and with batches of one and
+    zero images: the value and the gradients of the input and the filter,
+    against the direct adjoint, at every opt_level."""
+    rng = np.random.default_rng(xs[0] * 10 + xs[1])
+    big, w = rng.standard_normal(xs), rng.standard_normal(ws)
+    x = big[:, :, ::2, :]
+    vs = x.shape
+    ys = (vs[0], ws[0], vs[2] + padding[0] + padding[2] - ws[2] + 1,
+          vs[3] + padding[1] + padding[3] - ws[3] + 1)
+    c = rng.standard_normal(ys)
+    tb, tv, tw, ty = (tensor_type(s, np.float64) for s in (xs, vs, ws, ys))
+    text = f"""func.func @main(%big: {tb}, %w: {tw}, %c: {ty}) -> tensor<f64> {{
+  %x = relax.strided_slice %big {{axes = array<i64: 2>, begin = array<i64: 0>,
+      end = array<i64: {xs[2]}>, strides = array<i64: 2>}} : {tb} -> {tv}
+  %y = relax.conv2d %x, %w {{padding = array<i64: {', '.join(map(str, padding))}>}} : {tv}, {tw} -> {ty}
+  %p = relax.multiply %y, %c : {ty}, {ty} -> {ty}
+  %s = relax.sum %p : {ty} -> tensor<f64>
+  return %s : tensor<f64>
+}}"""
+    module = relax_mlir.gradient(text, func="main", require_grads=[0, 1])
+    exe = relax_mlir.compile(module, opt_level=opt_level, functions=["main_adjoint"])
+    value, (dbig, dw) = exe["main_adjoint"](big, w, c)
+    want_dx, want_dw = reference(x, w, c, (1, 1), padding, (1, 1), 1)
+    want_dbig = np.zeros_like(big)
+    want_dbig[:, :, ::2, :] = want_dx
+    np.testing.assert_allclose(float(value), float(np.sum(w * want_dw)), rtol=1e-11, atol=1e-11)
+    np.testing.assert_allclose(np.asarray(dbig), want_dbig, rtol=1e-11, atol=1e-11)
     np.testing.assert_allclose(np.asarray(dw), want_dw, rtol=1e-11, atol=1e-11)
