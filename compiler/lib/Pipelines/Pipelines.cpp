@@ -45,6 +45,8 @@ void addLinalgStage(OpPassManager &pm) {
 
 /// The CPU schedule: register tiles, then vector code (still on tensors).
 void addVectorStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
+  // Each distinct kernel scheduled once (a deep network's layers repeat them).
+  pm.addPass(createOutlineTensorKernelsPass());
   CPUSelectTilesPassOptions select;
   select.vectorBits = options.vectorBits;
   pm.addNestedPass<func::FuncOp>(createCPUSelectTilesPass(select));
@@ -60,6 +62,7 @@ void addVectorStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
   vectorize.vectorBits = options.vectorBits;
   pm.addNestedPass<func::FuncOp>(createCPUVectorizePass(vectorize));
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createInlineTensorKernelsPass());
 }
 
 /// Bufferization: results as out-parameters, temporaries freed after last use.

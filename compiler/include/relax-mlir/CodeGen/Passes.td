@@ -325,6 +325,39 @@ def ShareKernelsPass : Pass<"relax-share-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def OutlineTensorKernelsPass : Pass<"relax-outline-tensor-kernels", "::mlir::ModuleOp"> {
+  let summary = "Each kernel on tensors in a function of its own, equal kernels sharing one";
+  let description = [{
+    The CPU schedule (relax-cpu-select-tiles to relax-cpu-vectorize and the
+    canonicalizations between them) takes time per op it schedules; a deep
+    network repeats the same ops once per layer, of equal shapes. Runs on
+    tensors, before the schedule: each kernel of a function's entry block
+    moves into a private function marked `relax.kernel`
+    (`<name>_tensor_kernel<k>`; the values it reads become arguments,
+    constants are re-created), and kernels equal in MLIR's generic form but
+    for their names are merged, so the schedule's function passes run once
+    per distinct kernel. A kernel is a linalg op with at least one loop (not
+    a fill) together with what the schedule reads beside it: the
+    `tensor.empty` and `linalg.fill` that make its inits (cloned for it), and,
+    for an op with reduction loops, the elementwise `linalg.generic` that
+    alone consumes its result (its epilogue, which relax-cpu-tile fuses into
+    the register tiles). Ops nested in loops stay where they are.
+    relax-inline-tensor-kernels puts the scheduled kernels back.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def InlineTensorKernelsPass : Pass<"relax-inline-tensor-kernels", "::mlir::ModuleOp"> {
+  let summary = "Inline the kernels of relax-outline-tensor-kernels and erase them";
+  let description = [{
+    Every call to a function marked `relax.kernel` (by
+    relax-outline-tensor-kernels) is replaced by a copy of its body, and the
+    kernels are erased: after the schedule, each call site holds the
+    scheduled code, and bufferization sees one function as before.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def OptimizeNoneGluePass : Pass<"relax-optimize-none-glue", "::mlir::ModuleOp"> {
   let summary = "Compile functions without loops unoptimized (optnone)";
   let description = [{

@@ -1,7 +1,9 @@
 //===- Outline.cpp - functions split out of functions ---------------------===//
 //
 // relax-outline-segments (a large function split into functions of bounded
-// size), relax-share-kernels (each loop nest a function, equal ones shared)
+// size), relax-share-kernels (each loop nest a function, equal ones shared),
+// relax-outline-tensor-kernels and relax-inline-tensor-kernels (the same on
+// tensors, around the CPU schedule)
 // and relax-optimize-none-glue (what is left, loop-free, unoptimized): see
 // Passes.td.
 //
@@ -14,6 +16,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -26,6 +29,8 @@
 namespace mlir::relax {
 #define GEN_PASS_DEF_OUTLINESEGMENTSPASS
 #define GEN_PASS_DEF_SHAREKERNELSPASS
+#define GEN_PASS_DEF_OUTLINETENSORKERNELSPASS
+#define GEN_PASS_DEF_INLINETENSORKERNELSPASS
 #define GEN_PASS_DEF_OPTIMIZENONEGLUEPASS
 #define GEN_PASS_DEF_KEEPVECTORLOOPSROLLEDPASS
 #include "relax-mlir/CodeGen/Passes.h.inc"
@@ -243,6 +248,192 @@ struct ShareKernelsPass : relax::impl::ShareKernelsPassBase<ShareKernelsPass> {
       call.setCalleeAttr(FlatSymbolRefAttr::get(it->second.getSymNameAttr()));
       symbols.erase(kernel);
     }
+  }
+};
+
+constexpr StringLiteral kTensorKernelAttrName = "relax.kernel";
+/// Ops of at most this many iterations stay in their function: the schedule
+/// makes them a few whole vectors, which canonicalization then forwards from
+/// op to op there (a loss's 64-element ops), and scheduling them costs little.
+constexpr int64_t kMinKernelIterations = 4096;
+
+/// Whether `op` iterates more than kMinKernelIterations times (or an
+/// unknown number of times).
+bool isLarge(linalg::LinalgOp op) {
+  int64_t iterations = 1;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return true;
+    iterations *= range;
+    if (iterations > kMinKernelIterations)
+      return true;
+  }
+  return false;
+}
+
+/// A kernel's own copy, created before `at`, of the init `v` of one of its
+/// ops when `v` is made from nothing but a `tensor.empty` without operands:
+/// through `linalg.fill` and reshapes (the schedule reads them: a fill fuses
+/// into the register tiles). Null otherwise; `created` gets the ops made.
+Value cloneInit(Value v, Operation *at, SmallVectorImpl<Operation *> &created) {
+  Operation *def = v.getDefiningOp();
+  Value source;
+  if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def)) {
+    if (empty->getNumOperands() != 0)
+      return nullptr;
+  } else if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
+    if (fill->getNumResults() != 1)
+      return nullptr;
+    source = fill.getOutputs()[0];
+  } else if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+    source = def->getOperand(0);
+  } else {
+    return nullptr;
+  }
+  IRMapping mapping;
+  if (source) {
+    Value copy = cloneInit(source, at, created);
+    if (!copy)
+      return nullptr;
+    mapping.map(source, copy);
+  }
+  OpBuilder b(at);
+  Operation *copy = b.clone(*def, mapping);
+  created.push_back(copy);
+  return copy->getResult(0);
+}
+
+/// Erases `op` if nothing reads it, and then what made its operands, if
+/// nothing else reads those (an init's chain: see cloneInit).
+void eraseDeadInit(Operation *op) {
+  if (!op || !op->use_empty() ||
+      !isa<tensor::EmptyOp, linalg::FillOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+    return;
+  SmallVector<Value> operands(op->getOperands());
+  op->erase();
+  for (Value operand : operands)
+    eraseDeadInit(operand.getDefiningOp());
+}
+
+/// Gives `op` its own inits (see cloneInit), created just before it; the
+/// originals left without users are erased. Returns the first op created,
+/// or `op` when none was.
+Operation *takeInits(linalg::LinalgOp op) {
+  SmallVector<Operation *> created;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    Value old = init.get();
+    Value own = cloneInit(old, op, created);
+    if (!own)
+      continue;
+    init.set(own);
+    eraseDeadInit(old.getDefiningOp());
+  }
+  // (Every copy is created right before `op`, in order.)
+  return created.empty() ? op.getOperation() : created.front();
+}
+
+/// The elementwise op that alone consumes `op`'s result in its block, if
+/// `op` reduces (a contraction's epilogue: relax-cpu-tile may fuse it).
+linalg::GenericOp epilogue(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0 || op->getNumResults() != 1 ||
+      !op->getResult(0).hasOneUse())
+    return nullptr;
+  auto consumer = dyn_cast<linalg::GenericOp>(*op->getResult(0).getUsers().begin());
+  if (!consumer || consumer->getBlock() != op->getBlock() || !consumer.hasPureTensorSemantics() ||
+      consumer.getNumParallelLoops() != consumer.getNumLoops())
+    return nullptr;
+  return consumer;
+}
+
+struct OutlineTensorKernelsPass
+    : relax::impl::OutlineTensorKernelsPassBase<OutlineTensorKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> fns;
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (!fn.isExternal() && !fn->hasAttr(kTensorKernelAttrName))
+        fns.push_back(fn);
+    llvm::StringMap<func::FuncOp> first;
+    for (func::FuncOp fn : fns) {
+      // Each kernel's ops, made consecutive: its root (and the root's inits)
+      // moved down to just before its epilogue, whose operands all exist
+      // there.
+      // (Listed first: making a kernel erases inits and moves its root.)
+      SmallVector<linalg::LinalgOp> roots;
+      for (Operation &op : fn.getBody().front()) {
+        auto root = dyn_cast<linalg::LinalgOp>(&op);
+        if (root && !isa<linalg::FillOp>(&op) && root.getNumLoops() > 0 &&
+            root.hasPureTensorSemantics() && isLarge(root))
+          roots.push_back(root);
+      }
+      SmallVector<std::pair<Operation *, Operation *>> kernels;
+      llvm::SmallPtrSet<Operation *, 16> taken;
+      for (linalg::LinalgOp root : roots) {
+        if (taken.contains(root))
+          continue;
+        // (An epilogue may consume two contractions: it goes with the first.)
+        linalg::GenericOp tail = epilogue(root);
+        if (tail && taken.contains(tail))
+          tail = nullptr;
+        if (tail) {
+          root->moveBefore(tail);
+          taken.insert(tail);
+        }
+        // [the root's inits, root, the epilogue's inits, epilogue]
+        Operation *firstOp = takeInits(root);
+        if (tail)
+          takeInits(tail);
+        kernels.push_back({firstOp, tail ? tail.getOperation() : root.getOperation()});
+      }
+      int64_t k = 0;
+      for (auto [begin, end] : kernels) {
+        func::CallOp call;
+        func::FuncOp kernel = outline(begin, end, fn, "_tensor_kernel" + Twine(k++), symbols, &call);
+        if (!kernel)
+          continue;
+        kernel->removeAttr("passthrough");
+        kernel->setAttr(kTensorKernelAttrName, UnitAttr::get(&getContext()));
+        auto [it, inserted] = first.try_emplace(structure(kernel), kernel);
+        if (inserted)
+          continue;
+        call.setCalleeAttr(FlatSymbolRefAttr::get(it->second.getSymNameAttr()));
+        symbols.erase(kernel);
+      }
+    }
+  }
+};
+
+struct InlineTensorKernelsPass
+    : relax::impl::InlineTensorKernelsPassBase<InlineTensorKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::DenseMap<StringAttr, func::FuncOp> kernels;
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (fn->hasAttr(kTensorKernelAttrName))
+        kernels[fn.getSymNameAttr()] = fn;
+    if (kernels.empty())
+      return;
+    SmallVector<func::CallOp> calls;
+    module.walk([&](func::CallOp call) {
+      if (kernels.count(call.getCalleeAttr().getAttr()))
+        calls.push_back(call);
+    });
+    for (func::CallOp call : calls) {
+      func::FuncOp kernel = kernels.lookup(call.getCalleeAttr().getAttr());
+      Block &body = kernel.getBody().front();
+      IRMapping mapping;
+      mapping.map(body.getArguments(), call.getOperands());
+      OpBuilder b(call);
+      for (Operation &op : body.without_terminator())
+        b.clone(op, mapping);
+      for (auto [result, value] :
+           llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
+        result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+      call.erase();
+    }
+    for (auto &[name, kernel] : kernels)
+      kernel.erase();
   }
 };
 
