@@ -38,15 +38,20 @@ def check_stage(stage: str, allowed: Sequence[str] = STAGES) -> str:
 
 def pipeline(opt_level: int = 3, num_threads: int = 1, from_stage: str = "relax",
              to_stage: str = "llvm", pooled_alloc: bool = True,
-             mpi_implementation: str | None = None) -> str:
+             mpi_implementation: str | None = None,
+             kernel_min_iterations: int | None = None) -> str:
     """The `relax-to-llvm` pipeline text between two stages. Only the C
     interfaces (`_mlir_ciface_<name>`, what the JIT and exported libraries
     call) stay external: LLVM inlines each function into its wrapper.
-    `mpi_implementation` names the MPI library that collectives call."""
+    `mpi_implementation` names the MPI library that collectives call;
+    `kernel_min_iterations` overrides the pipeline's (ops of at most that
+    many iterations are not scheduled as kernels of their own)."""
     mpi = f" mpi-implementation={mpi_implementation}" if mpi_implementation else ""
+    kernels = ("" if kernel_min_iterations is None
+               else f" kernel-min-iterations={kernel_min_iterations}")
     return (f"builtin.module(relax-to-llvm{{opt-level={opt_level} num-threads={num_threads} "
             f"pooled-alloc={'true' if pooled_alloc else 'false'} c-interface-only=true "
-            f"from-stage={from_stage} to-stage={to_stage}{mpi}}})")
+            f"from-stage={from_stage} to-stage={to_stage}{mpi}{kernels}}})")
 
 
 GPU_FORMATS = ("isa", "bin", "fatbin")

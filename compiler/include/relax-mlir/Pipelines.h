@@ -45,6 +45,13 @@ struct RelaxToLLVMOptions : public PassPipelineOptions<RelaxToLLVMOptions> {
       llvm::cl::desc("Threads (OpenMP) for the outer tile loops of large ops (opt-level >= "
                      "1); 1: none. Running the result needs libomp"),
       llvm::cl::init(1)};
+  PassOptions::Option<int64_t> kernelMinIterations{
+      *this, "kernel-min-iterations",
+      llvm::cl::desc("relax-outline-tensor-kernels's min-iterations: ops of at most this "
+                     "many iterations stay in their function through the CPU schedule "
+                     "(0: every op with a loop is scheduled as a kernel of its own, which "
+                     "the tests use to run every op through the kernels)"),
+      llvm::cl::init(4096)};
   PassOptions::Option<bool> pooledAlloc{
       *this, "pooled-alloc",
       llvm::cl::desc("Allocate temporaries with _mlir_memref_to_llvm_{alloc,aligned_alloc,"

@@ -46,7 +46,8 @@ void addLinalgStage(OpPassManager &pm) {
 /// The CPU schedule: register tiles, then vector code (still on tensors).
 void addVectorStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
   // Each distinct kernel scheduled once (a deep network's layers repeat them).
-  pm.addPass(createOutlineTensorKernelsPass());
+  pm.addPass(createOutlineTensorKernelsPass(
+      OutlineTensorKernelsPassOptions{options.kernelMinIterations}));
   CPUSelectTilesPassOptions select;
   select.vectorBits = options.vectorBits;
   pm.addNestedPass<func::FuncOp>(createCPUSelectTilesPass(select));

@@ -1,6 +1,8 @@
 // RUN: relax-opt %s --split-input-file --relax-outline-tensor-kernels | FileCheck %s
 // RUN: relax-opt %s --split-input-file --relax-outline-tensor-kernels \
 // RUN:   --relax-inline-tensor-kernels | FileCheck %s --check-prefix=INLINED
+// RUN: relax-opt %s --split-input-file \
+// RUN:   --relax-outline-tensor-kernels=min-iterations=0 | FileCheck %s --check-prefix=MIN0
 
 // Two layers of tanh(x @ w + b) of equal shapes: one kernel, called twice.
 // A kernel is the contraction with its own fill (the fill was shared by
@@ -120,3 +122,16 @@ func.func @shared_epilogue(%x: tensor<64x128xf32>, %wa: tensor<128x256xf32>,
   } -> tensor<16xf32>
   return %s, %r : tensor<64x256xf32>, tensor<16xf32>
 }
+
+// With min-iterations=0 the 256-iteration row sum is a kernel too (the fill
+// of its init copied in).
+// MIN0-LABEL: func.func @shared_epilogue(
+// MIN0:         call @shared_epilogue_tensor_kernel{{[0-9]+}}(%arg0, %arg2)
+// MIN0-NEXT:    call @shared_epilogue_tensor_kernel{{[0-9]+}}(%arg0, %arg1,
+// MIN0-NEXT:    %[[R:.*]] = call @[[KR:shared_epilogue_tensor_kernel[0-9]+]](%arg3)
+// MIN0-NEXT:    return %{{.*}}, %[[R]]
+// MIN0:       func.func private @[[KR]](%{{.*}}: tensor<16x16xf32>) -> tensor<16xf32>
+// MIN0-NEXT:    arith.constant
+// MIN0-NEXT:    tensor.empty() : tensor<16xf32>
+// MIN0-NEXT:    linalg.fill
+// MIN0-NEXT:    linalg.generic

@@ -342,8 +342,16 @@ def OutlineTensorKernelsPass : Pass<"relax-outline-tensor-kernels", "::mlir::Mod
     for an op with reduction loops, the elementwise `linalg.generic` that
     alone consumes its result (its epilogue, which relax-cpu-tile fuses into
     the register tiles). Ops nested in loops stay where they are.
-    relax-inline-tensor-kernels puts the scheduled kernels back.
+    relax-inline-tensor-kernels puts the scheduled kernels back. Ops of at
+    most `min-iterations` iterations stay: the schedule makes them a few
+    whole vectors, which canonicalization forwards from op to op within a
+    function (not across functions), and scheduling them costs little.
   }];
+  let options = [
+    Option<"minIterations", "min-iterations", "int64_t", /*default=*/"4096",
+           "Ops with at most this many iterations (the product of their static "
+           "loop ranges) stay where they are">,
+  ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 

@@ -26,6 +26,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <limits>
+
 namespace mlir::relax {
 #define GEN_PASS_DEF_OUTLINESEGMENTSPASS
 #define GEN_PASS_DEF_SHAREKERNELSPASS
@@ -252,23 +254,21 @@ struct ShareKernelsPass : relax::impl::ShareKernelsPassBase<ShareKernelsPass> {
 };
 
 constexpr StringLiteral kTensorKernelAttrName = "relax.kernel";
-/// Ops of at most this many iterations stay in their function: the schedule
-/// makes them a few whole vectors, which canonicalization then forwards from
-/// op to op there (a loss's 64-element ops), and scheduling them costs little.
-constexpr int64_t kMinKernelIterations = 4096;
 
-/// Whether `op` iterates more than kMinKernelIterations times (or an
-/// unknown number of times).
-bool isLarge(linalg::LinalgOp op) {
+/// Whether `op` iterates more than `minIterations` times (or an unknown
+/// number of times; an op with an empty dimension does not iterate).
+bool isLarge(linalg::LinalgOp op, int64_t minIterations) {
   int64_t iterations = 1;
   for (int64_t range : op.getStaticLoopRanges()) {
     if (ShapedType::isDynamic(range))
       return true;
-    iterations *= range;
-    if (iterations > kMinKernelIterations)
-      return true;
+    if (range == 0)
+      return false;
+    iterations = iterations > std::numeric_limits<int64_t>::max() / range
+                     ? std::numeric_limits<int64_t>::max()
+                     : iterations * range;
   }
-  return false;
+  return iterations > minIterations;
 }
 
 /// A kernel's own copy, created before `at`, of the init `v` of one of its
@@ -333,7 +333,9 @@ Operation *takeInits(linalg::LinalgOp op) {
 }
 
 /// The elementwise op that alone consumes `op`'s result in its block, if
-/// `op` reduces (a contraction's epilogue: relax-cpu-tile may fuse it).
+/// `op` reduces (a contraction's epilogue): a superset of what relax-cpu-tile
+/// fuses into the register tiles (its epilogueOf), which must find it in the
+/// same function.
 linalg::GenericOp epilogue(linalg::LinalgOp op) {
   if (op.getNumReductionLoops() == 0 || op->getNumResults() != 1 ||
       !op->getResult(0).hasOneUse())
@@ -347,6 +349,8 @@ linalg::GenericOp epilogue(linalg::LinalgOp op) {
 
 struct OutlineTensorKernelsPass
     : relax::impl::OutlineTensorKernelsPassBase<OutlineTensorKernelsPass> {
+  using OutlineTensorKernelsPassBase::OutlineTensorKernelsPassBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -356,17 +360,17 @@ struct OutlineTensorKernelsPass
         fns.push_back(fn);
     llvm::StringMap<func::FuncOp> first;
     for (func::FuncOp fn : fns) {
-      // Each kernel's ops, made consecutive: its root (and the root's inits)
-      // moved down to just before its epilogue, whose operands all exist
-      // there.
       // (Listed first: making a kernel erases inits and moves its root.)
       SmallVector<linalg::LinalgOp> roots;
       for (Operation &op : fn.getBody().front()) {
         auto root = dyn_cast<linalg::LinalgOp>(&op);
         if (root && !isa<linalg::FillOp>(&op) && root.getNumLoops() > 0 &&
-            root.hasPureTensorSemantics() && isLarge(root))
+            root.hasPureTensorSemantics() && isLarge(root, minIterations))
           roots.push_back(root);
       }
+      // Each kernel's ops, made consecutive: its root (and the root's inits)
+      // moved down to just before its epilogue, whose operands all exist
+      // there.
       SmallVector<std::pair<Operation *, Operation *>> kernels;
       llvm::SmallPtrSet<Operation *, 16> taken;
       for (linalg::LinalgOp root : roots) {
