@@ -89,10 +89,7 @@ void addBufferizedStage(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   // Results become caller-allocated out-parameters: no buffer crosses the ABI
   // with unclear ownership, and the deallocation pipeline frees every temporary.
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createResultsToOutParamsPass());
   pm.addNestedPass<func::FuncOp>(createResultsInPlacePass());
   // Upstream's buffer-deallocation-pipeline, with the dealloc of each block
   // split into one per distinct allocation (in linear time) before the

@@ -97,3 +97,42 @@ func.func @escapes(%x: f32) -> (index, f32) {
   memref.dealloc %b : memref<4xf32>
   return %p, %s : index, f32
 }
+
+// -----
+
+// A call to a kernel kept a function by relax-outline-tensor-kernels is a
+// use like any other (it keeps no reference to its arguments): the buffer
+// is freed right after the last call that reads it. A call to any other
+// function may keep the address: its buffer stays freed at the end.
+// CHECK-LABEL: func.func @kernel_calls
+// CHECK:         %[[A:.*]] = memref.alloc() : memref<64xf32>
+// CHECK-NEXT:    %[[B:.*]] = memref.alloc() : memref<64xf32>
+// CHECK-NEXT:    %[[C:.*]] = memref.alloc() : memref<64xf32>
+// CHECK-NEXT:    call @kernel(%arg0, %[[A]])
+// CHECK-NEXT:    call @kernel(%[[A]], %[[B]])
+// CHECK-NEXT:    memref.dealloc %[[A]]
+// CHECK-NEXT:    call @other(%[[B]], %[[C]])
+// CHECK-NEXT:    call @kernel(%[[C]], %arg1)
+// CHECK-NEXT:    memref.dealloc %[[B]]
+// CHECK-NEXT:    memref.dealloc %[[C]]
+// CHECK-NEXT:    return
+func.func private @kernel(%in: memref<64xf32>, %out: memref<64xf32>)
+    attributes {relax.kept_kernel, relax.kernel} {
+  linalg.copy ins(%in : memref<64xf32>) outs(%out : memref<64xf32>)
+  return
+}
+func.func private @other(%in: memref<64xf32>, %out: memref<64xf32>)
+
+func.func @kernel_calls(%x: memref<64xf32>, %y: memref<64xf32>) {
+  %a = memref.alloc() : memref<64xf32>
+  %b = memref.alloc() : memref<64xf32>
+  %c = memref.alloc() : memref<64xf32>
+  call @kernel(%x, %a) : (memref<64xf32>, memref<64xf32>) -> ()
+  call @kernel(%a, %b) : (memref<64xf32>, memref<64xf32>) -> ()
+  call @other(%b, %c) : (memref<64xf32>, memref<64xf32>) -> ()
+  call @kernel(%c, %y) : (memref<64xf32>, memref<64xf32>) -> ()
+  memref.dealloc %a : memref<64xf32>
+  memref.dealloc %b : memref<64xf32>
+  memref.dealloc %c : memref<64xf32>
+  return
+}

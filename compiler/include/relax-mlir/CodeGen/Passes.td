@@ -238,7 +238,9 @@ def CPUStreamStoresPass : Pass<"relax-cpu-stream-stores", "::mlir::func::FuncOp"
     Result buffers (function arguments the function only writes) of at least
     `streaming-store-bytes` get their register tiles stored non-temporally
     (whole vectors where the row's address, checked at run time, allows),
-    followed by a fence after each such loop nest.
+    followed by a fence after each such loop nest. Not in a kernel that
+    relax-outline-tensor-kernels kept a function (`relax.kept_kernel`): its
+    out-parameters are temporaries, read again soon.
   }];
   let options = [
     Option<"streamingStoreBytes", "streaming-store-bytes", "int64_t",
@@ -342,7 +344,16 @@ def OutlineTensorKernelsPass : Pass<"relax-outline-tensor-kernels", "::mlir::Mod
     for an op with reduction loops, the elementwise `linalg.generic` that
     alone consumes its result (its epilogue, which relax-cpu-tile fuses into
     the register tiles). Ops nested in loops stay where they are.
-    relax-inline-tensor-kernels puts the scheduled kernels back. Ops of at
+    A kernel stays a function after the schedule (`relax.kept_kernel`,
+    `noinline`), so that bufferization and what follows also run once per
+    distinct kernel, when that gives the same code as inlined: it computes
+    only into buffers of its own (no init is an argument), and at each call
+    its arguments are whole buffers (function arguments, results of such
+    kernels or of linalg ops computing into fresh tensors, reshapes of them:
+    no copy to an identity layout at the call) and its results are only read
+    (by calls and linalg inputs: a result of the function is computed in its
+    out-parameter and may be streamed there; an inserted one in place).
+    relax-inline-tensor-kernels puts the other kernels back. Ops of at
     most `min-iterations` iterations stay: the schedule makes them a few
     whole vectors, which canonicalization forwards from op to op within a
     function (not across functions), and scheduling them costs little.
@@ -359,9 +370,9 @@ def InlineTensorKernelsPass : Pass<"relax-inline-tensor-kernels", "::mlir::Modul
   let summary = "Inline the kernels of relax-outline-tensor-kernels and erase them";
   let description = [{
     Every call to a function marked `relax.kernel` (by
-    relax-outline-tensor-kernels) is replaced by a copy of its body, and the
-    kernels are erased: after the schedule, each call site holds the
-    scheduled code, and bufferization sees one function as before.
+    relax-outline-tensor-kernels) but not `relax.kept_kernel` is replaced by
+    a copy of its body, and those kernels are erased: after the schedule,
+    each call site holds the scheduled code.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
@@ -541,12 +552,13 @@ def InlineIntoCInterfacesPass : Pass<"relax-inline-into-c-interfaces", "::mlir::
 }
 
 def DropRelaxArgAttrsPass : Pass<"relax-drop-arg-attrs", "::mlir::ModuleOp"> {
-  let summary = "Drop relax.* argument and result attributes of LLVM functions";
+  let summary = "Drop relax.* attributes of LLVM functions and of their arguments and results";
   let description = [{
     LLVM IR has no place for them: the translation warns about each one,
     printing the whole function into the diagnostic, so a function of P
     parameters cost O(P) prints of itself (the JIT of a 500-parameter
-    function spent 88% of its engine setup there).
+    function spent 88% of its engine setup there). The functions' own
+    (`relax.kernel`, `relax.kept_kernel`) go too.
   }];
 }
 
@@ -607,7 +619,23 @@ def EarlyDeallocPass : Pass<"relax-early-dealloc", "::mlir::func::FuncOp"> {
     derived from it (views, casts, loop-carried values, results of ops
     taking it, uses in nested regions). A buffer whose address leaves as an
     integer (`memref.extract_aligned_pointer_as_index`) or through an op
-    whose effect on it is unknown keeps its place.
+    whose effect on it is unknown keeps its place; a call to a kernel that
+    relax-outline-tensor-kernels kept a function (`relax.kept_kernel`, which
+    keeps no reference to its arguments) is a use like any other.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def ResultsToOutParamsPass : Pass<"relax-results-to-out-params", "::mlir::ModuleOp"> {
+  let summary = "Memref results as out-parameters, the callers' buffers 64-byte aligned";
+  let description = [{
+    Upstream's `buffer-results-to-out-params` (`hoist-static-allocs`,
+    `modify-public-functions`: a returned allocation becomes the
+    out-parameter itself), whose calls then allocate the out-parameters with
+    one-shot bufferization's alignment (64 bytes) instead of none: the
+    kernels that relax-outline-tensor-kernels keeps as functions store
+    vectors into them, and the buffer pool sizes an aligned request as the
+    rest of the function's.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }

@@ -703,6 +703,12 @@ struct CPUPrefetchPass : relax::impl::CPUPrefetchPassBase<CPUPrefetchPass> {
 
 struct CPUStreamStoresPass : relax::impl::CPUStreamStoresPassBase<CPUStreamStoresPass> {
   using CPUStreamStoresPassBase::CPUStreamStoresPassBase;
-  void runOnOperation() override { streamLargeResults(getOperation(), streamingStoreBytes); }
+  void runOnOperation() override {
+    // A kernel kept a function since the tensors (relax-outline-tensor-kernels)
+    // computes temporaries only: its out-parameters are read again soon.
+    if (getOperation()->hasAttr("relax.kept_kernel"))
+      return;
+    streamLargeResults(getOperation(), streamingStoreBytes);
+  }
 };
 } // namespace

@@ -193,6 +193,14 @@ struct DropRelaxArgAttrsPass : relax::impl::DropRelaxArgAttrsPassBase<DropRelaxA
         fn.setArgAttrs(i, strip(fn.getArgAttrDict(i)));
       for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
         fn.setResultAttrs(i, strip(fn.getResultAttrDict(i)));
+      // The function's own (relax.kernel, relax.kept_kernel: markers for
+      // the passes before the LLVM dialect).
+      SmallVector<StringAttr> names;
+      for (NamedAttribute attr : fn->getAttrs())
+        if (attr.getName().strref().starts_with("relax."))
+          names.push_back(attr.getName());
+      for (StringAttr name : names)
+        fn->removeAttr(name);
     });
   }
 };

@@ -4,6 +4,9 @@
 // block's buffers at the block's end; this pass moves each unconditional
 // dealloc up to the last use of the buffer or of anything derived from it.
 //
+// relax-results-to-out-params: upstream's buffer-results-to-out-params, the
+// callers' out-parameter buffers aligned as bufferization's.
+//
 // relax-results-in-place: a result returned through reshapes of an
 // allocation is computed in the out-parameter, not copied into it.
 //
@@ -17,6 +20,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -25,6 +30,7 @@
 namespace mlir::relax {
 #define GEN_PASS_DEF_EARLYDEALLOCPASS
 #define GEN_PASS_DEF_RESULTSINPLACEPASS
+#define GEN_PASS_DEF_RESULTSTOOUTPARAMSPASS
 #define GEN_PASS_DEF_SPLITDEALLOCSPASS
 #include "relax-mlir/CodeGen/Passes.h.inc"
 } // namespace mlir::relax
@@ -52,6 +58,13 @@ std::optional<SmallVector<Value>> aliases(Value buffer) {
         continue;
       if (isa<memref::ExtractAlignedPointerAsIndexOp>(user))
         return std::nullopt;
+      // A kernel of relax-outline-tensor-kernels kept a function reads and
+      // writes its arguments' memory, and keeps no reference to it.
+      if (auto call = dyn_cast<func::CallOp>(user)) {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(call, call.getCalleeAttr());
+        if (callee && callee->hasAttr("relax.kept_kernel"))
+          continue;
+      }
       bool memrefResult = false;
       for (Value r : user->getResults())
         if (isa<BaseMemRefType>(r.getType())) {
@@ -141,6 +154,28 @@ struct EarlyDeallocPass : relax::impl::EarlyDeallocPassBase<EarlyDeallocPass> {
       moved.insert(dealloc);
       dealloc->moveAfter(*last ? *last : alloc.getOperation());
     }
+  }
+};
+} // namespace
+
+namespace {
+/// The alignment of one-shot bufferization's allocations (its default).
+constexpr int64_t kBufferAlignment = 64;
+
+struct ResultsToOutParamsPass
+    : relax::impl::ResultsToOutParamsPassBase<ResultsToOutParamsPass> {
+  void runOnOperation() final {
+    bufferization::BufferResultsToOutParamsOpts options;
+    options.hoistStaticAllocs = true;
+    options.modifyPublicFunctions = true;
+    options.allocationFn = [](OpBuilder &b, Location loc, MemRefType type,
+                              ValueRange dynamicSizes) -> FailureOr<Value> {
+      return memref::AllocOp::create(b, loc, type, dynamicSizes,
+                                     b.getI64IntegerAttr(kBufferAlignment))
+          .getResult();
+    };
+    if (failed(bufferization::promoteBufferResultsToOutParams(getOperation(), options)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -41,6 +41,11 @@ namespace mlir::relax {
 using namespace mlir;
 
 namespace {
+/// On the kernels of relax-outline-tensor-kernels.
+constexpr StringLiteral kTensorKernelAttrName = "relax.kernel";
+/// On such a kernel that stays a function after the schedule (see keepsKernel).
+constexpr StringLiteral kKeptKernelAttrName = "relax.kept_kernel";
+
 /// A constant (no operands, no regions): re-created where it is read.
 bool isConstant(Operation *op) {
   return op->getNumOperands() == 0 && op->getNumRegions() == 0 &&
@@ -253,8 +258,6 @@ struct ShareKernelsPass : relax::impl::ShareKernelsPassBase<ShareKernelsPass> {
   }
 };
 
-constexpr StringLiteral kTensorKernelAttrName = "relax.kernel";
-
 /// Whether `op` iterates more than `minIterations` times (or an unknown
 /// number of times; an op with an empty dimension does not iterate).
 bool isLarge(linalg::LinalgOp op, int64_t minIterations) {
@@ -347,6 +350,71 @@ linalg::GenericOp epilogue(linalg::LinalgOp op) {
   return consumer;
 }
 
+/// Whether a linalg op of `kernel` computes into one of its arguments (an
+/// init that is not made inside it).
+bool writesArgument(func::FuncOp kernel) {
+  return kernel
+      .walk([](linalg::LinalgOp op) {
+        return llvm::any_of(op.getDpsInits(), [](Value v) { return isa<BlockArgument>(v); })
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether `v`, bufferized, is a whole buffer of identity layout (an
+/// argument of the function, the result of a kernel computing into buffers
+/// of its own or of a linalg op computing into such a buffer, a reshape of
+/// one): a kernel reading it needs no copy at its boundary.
+bool isWholeBuffer(Value v, Block *entry, SymbolTable &symbols) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner() == entry;
+  Operation *def = v.getDefiningOp();
+  if (auto call = dyn_cast<func::CallOp>(def)) {
+    auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+    return callee && callee->hasAttr(kTensorKernelAttrName) && !writesArgument(callee);
+  }
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+    return isWholeBuffer(def->getOperand(0), entry, symbols);
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(def))
+    return isWholeBuffer(linalgOp.getDpsInits()[cast<OpResult>(v).getResultNumber()], entry,
+                         symbols);
+  return isa<tensor::EmptyOp>(def);
+}
+
+/// Whether what reads `v` only reads it: calls and linalg ops (as an input),
+/// through reshapes. (Not a result of the function, which may be computed in
+/// its out-parameter and streamed there; not an insert, done in place.)
+bool onlyRead(Value v) {
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<func::CallOp>(user))
+      continue;
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user) && onlyRead(user->getResult(0)))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    if (!linalgOp || !linalgOp.isDpsInput(&use))
+      return false;
+  }
+  return true;
+}
+
+/// Whether `kernel` is worth keeping a function through bufferization and
+/// can be, with the code it has inlined: it is called more than once (else
+/// bufferizing it once saves nothing, and the ResNet block's step ran 2-3 %
+/// slower with its single-use kernels kept), computes only into buffers of
+/// its own, and at each call (in a function's entry block) its arguments are
+/// whole buffers and its results are only read.
+bool keepsKernel(func::FuncOp kernel, ArrayRef<func::CallOp> calls, SymbolTable &symbols) {
+  return calls.size() > 1 && !writesArgument(kernel) && llvm::all_of(calls, [&](func::CallOp call) {
+    Block *entry = &call->getParentOfType<func::FuncOp>().getBody().front();
+    return call->getBlock() == entry &&
+           llvm::all_of(call.getOperands(),
+                        [&](Value v) { return isWholeBuffer(v, entry, symbols); }) &&
+           llvm::all_of(call.getResults(), onlyRead);
+  });
+}
+
 struct OutlineTensorKernelsPass
     : relax::impl::OutlineTensorKernelsPassBase<OutlineTensorKernelsPass> {
   using OutlineTensorKernelsPassBase::OutlineTensorKernelsPassBase;
@@ -405,6 +473,19 @@ struct OutlineTensorKernelsPass
         symbols.erase(kernel);
       }
     }
+    // The kernels that can stay functions after the schedule do (noinline,
+    // as relax-share-kernels's): bufferization and what follows then also
+    // run once per distinct kernel.
+    llvm::DenseMap<StringAttr, SmallVector<func::CallOp>> calls;
+    module.walk([&](func::CallOp call) { calls[call.getCalleeAttr().getAttr()].push_back(call); });
+    Builder b(&getContext());
+    for (auto &entry : first) {
+      func::FuncOp kernel = entry.second;
+      if (!keepsKernel(kernel, calls[kernel.getSymNameAttr()], symbols))
+        continue;
+      kernel->setAttr(kKeptKernelAttrName, b.getUnitAttr());
+      kernel->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
+    }
   }
 };
 
@@ -414,7 +495,7 @@ struct InlineTensorKernelsPass
     ModuleOp module = getOperation();
     llvm::DenseMap<StringAttr, func::FuncOp> kernels;
     for (auto fn : module.getOps<func::FuncOp>())
-      if (fn->hasAttr(kTensorKernelAttrName))
+      if (fn->hasAttr(kTensorKernelAttrName) && !fn->hasAttr(kKeptKernelAttrName))
         kernels[fn.getSymNameAttr()] = fn;
     if (kernels.empty())
       return;
