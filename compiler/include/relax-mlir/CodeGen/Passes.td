@@ -344,9 +344,10 @@ def OutlineTensorKernelsPass : Pass<"relax-outline-tensor-kernels", "::mlir::Mod
     for an op with reduction loops, the elementwise `linalg.generic` that
     alone consumes its result (its epilogue, which relax-cpu-tile fuses into
     the register tiles). Ops nested in loops stay where they are.
-    A kernel stays a function after the schedule (`relax.kept_kernel`,
-    `noinline`), so that bufferization and what follows also run once per
-    distinct kernel, when that gives the same code as inlined: it computes
+    A kernel called more than once stays a function after the schedule
+    (`relax.kept_kernel`, `noinline`), so that bufferization and what
+    follows also run once for it, when that gives the same code as inlined:
+    it computes
     only into buffers of its own (no init is an argument), and at each call
     its arguments are whole buffers (function arguments, results of such
     kernels or of linalg ops computing into fresh tensors, reshapes of them:
