@@ -167,8 +167,21 @@ def run(system: str, name: str, ranks: int, steps: int) -> dict[str, Any] | None
     if done.returncode != 0:
         raise SystemExit(f"{system} {name} at {ranks} process(es) failed:\n"
                          f"{done.stdout}\n{done.stderr}")
-    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    return next(r for r in lines if r["rank"] == 0)
+    return next(r for r in worker_reports(done.stdout) if r["rank"] == 0)
+
+
+def worker_reports(stdout: str) -> list[dict[str, Any]]:
+    """The JSON objects the ranks printed. mpirun forwards each rank's output
+    as it comes, so two ranks' lines may arrive joined on one line."""
+    decoder = json.JSONDecoder()
+    reports = []
+    for line in stdout.splitlines():
+        at = line.find("{")
+        while at >= 0:
+            report, end = decoder.raw_decode(line, at)
+            reports.append(report)
+            at = line.find("{", end)
+    return reports
 
 
 def main() -> None:
