@@ -184,7 +184,7 @@ def test_large_results_stored_non_temporally_hold_the_product(n: int, read_back:
 def test_streamed_rows_at_any_alignment_hold_the_product(offset: int, tmp_path: Any) -> None:
     """The non-temporal row stores of a streamed result are whole vectors
     (alignment 64) only at addresses that are multiples of 64, checked per
-    row: rows of 1028 floats lie 4112 bytes apart, so every fourth row of a
+    row, other rows stored plainly: rows of 1028 floats lie 4112 bytes apart, so every fourth row of a
     buffer is aligned; an exported library called with result memory at
     each offset from 64 bytes holds the product in every row."""
     n = 1028
@@ -192,7 +192,10 @@ def test_streamed_rows_at_any_alignment_hold_the_product(offset: int, tmp_path: 
     exe = relax_mlir.compile(src)
     llvm = str(exe.llvm_module)
     assert "{alignment = 64 : i64, nontemporal} : vector<64xf32>" in llvm
-    assert "{alignment = 4 : i64, nontemporal} : vector<64xf32>" in llvm
+    # A misaligned row is stored plainly: non-temporal, it was movnti four
+    # bytes at a time (slower to run, and 40 ms of instruction selection).
+    assert "{alignment = 4 : i64} : vector<64xf32>" in llvm
+    assert "{alignment = 4 : i64, nontemporal}" not in llvm
     lib = relax_mlir.runtime.load(exe.export(str(tmp_path / "streamed.so")))
     addresses = []
 
