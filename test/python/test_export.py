@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import relax_mlir
 import relax_mlir.runtime as rt
+from relax_mlir._export import linker_flags
 from test_gpu_lowering import MLP
 
 from relax_mlir_testing import programs as pg
@@ -176,6 +177,35 @@ def test_export_for_a_generic_cpu_records_it_and_computes_the_same(tmp_path) -> 
     np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
     for g, w in zip(got[1], want[1]):
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.skipif(not linker_flags(), reason="no ld.gold here")
+def test_exports_link_with_gold_and_fall_back_to_the_default_linker(tmp_path,
+                                                                    monkeypatch) -> None:
+    """With ld.gold installed, an export is linked by gold (its
+    .note.gnu.gold-version section); should the preferred linker fail, the
+    driver's default links it and the library computes the same, bit for
+    bit."""
+    from relax_mlir import _export
+
+    # (A cached executable's export copies the cache entry: link anew.)
+    cached = relax_mlir.config.enable_compilation_cache
+    relax_mlir.config.update("enable_compilation_cache", False)
+    try:
+        exe = relax_mlir.compile(relax_mlir.gradient(MLP))
+    finally:
+        relax_mlir.config.update("enable_compilation_cache", cached)
+    args = mlp_arguments(exe.main_adjoint)
+    gold = exe.export(tmp_path / "gold.so")
+    sections = subprocess.run(["readelf", "-W", "-S", gold], capture_output=True, text=True,
+                              check=True).stdout
+    assert ".note.gnu.gold-version" in sections
+    monkeypatch.setattr(_export, "linker_flags", lambda: ["-fuse-ld=no-such-linker"])
+    default = exe.export(tmp_path / "default.so")
+    sections = subprocess.run(["readelf", "-W", "-S", default], capture_output=True, text=True,
+                              check=True).stdout
+    assert ".note.gnu.gold-version" not in sections
+    assert_equal(rt.load(default).main_adjoint(*args), rt.load(gold).main_adjoint(*args))
 
 
 def test_code_generation_in_parallel_parts_links_and_computes_the_same(tmp_path,

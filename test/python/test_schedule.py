@@ -300,15 +300,22 @@ func.func @main(%x: tensor<{src}>) -> tensor<{dst}> {{
     ((64, 40), (1, 0), np.float64, True),       # 8x8 tiles of doubles
     ((3, 32, 48), (0, 2, 1), np.float32, True),  # the last two of three
     ((32, 5, 48), (2, 1, 0), np.float32, True),  # outermost and innermost
-    ((48, 40), (1, 0), np.float32, False),      # 40: not a multiple of 16
+    ((48, 40), (1, 0), np.float32, True),       # 40 = 2 x 16 + a peeled 8
+    ((40, 8), (1, 0), np.float32, False),       # 8 < 16: rows
     ((64, 32), (1, 0), np.float16, True),       # 16x16 of 32 lanes
     ((17, 33, 5), (2, 0, 1), np.float32, False),
+    # a 3x3 filter gradient to OIHW: [576, 128] -> [128, 576] once the runs
+    # of loops both sides read in order are collapsed
+    ((64, 3, 3, 128), (3, 0, 1, 2), np.float32, True),
+    ((16, 64, 4, 4), (0, 2, 3, 1), np.float32, True),  # NCHW -> NHWC, H*W = 16
+    ((6, 5, 5, 16), (3, 0, 1, 2), np.float32, True),  # [150, 16], a peeled 6
 ])
 def test_transposing_copies_move_every_element(shape: tuple[int, ...], axes: tuple[int, ...],
                                                dtype: Any, squares: bool) -> None:
     """A materialized transpose runs in square tiles (rows of the input
-    transposed in registers) when both loops it swaps are multiples of the
-    tile, element by element otherwise: every element lands where numpy's
+    transposed in registers) when both loops it swaps (after collapsing the
+    runs of loops both sides read in order) are at least a tile long, a
+    partial tile peeled, in rows otherwise: every element lands where numpy's
     transpose puts it."""
     t = {np.float32: "f32", np.float64: "f64", np.int32: "i32", np.float16: "f16"}[dtype]
     dst = tuple(shape[a] for a in axes)
@@ -321,6 +328,32 @@ def test_transposing_copies_move_every_element(shape: tuple[int, ...], axes: tup
     rng = np.random.default_rng(6)
     x = (rng.standard_normal(shape) * 100).astype(dtype)
     np.testing.assert_array_equal(relax_mlir.compile(src)["main"](x), np.transpose(x, axes))
+
+
+def test_boolean_masks_between_ops_are_vectorized() -> None:
+    """A causal mask computed once and read by a `where` in the forward and
+    in the backward pass is held as bytes between them
+    (relax-widen-booleans): no linalg op of the vector stage reads or writes
+    an i1 tensor (those stay scalar loops), and the loss and the gradient
+    match float64 numpy."""
+    import relax_mlir.numpy as rnp
+
+    def loss(s: Any) -> Any:
+        mask = rnp.tril(rnp.ones((64, 64), dtype=rnp.bool_))
+        return rnp.sum(rnp.square(rnp.where(mask, s, 0.0)))
+
+    rng = np.random.default_rng(8)
+    s = rng.standard_normal((4, 64, 64)).astype(np.float32)
+    step = relax_mlir.jit(relax_mlir.value_and_grad(loss))
+    adjoint = step.lower(s).module("adjoint")
+    vector = str(relax_mlir.lower(adjoint, "vector"))
+    assert "xi8>" in vector
+    assert re.search(r"linalg\.\w+[^\n]*xi1>", vector) is None
+    value, grad = step(s)
+    mask = np.tril(np.ones((64, 64), bool))
+    s64 = s.astype(np.float64)
+    np.testing.assert_allclose(value, np.sum(np.where(mask, s64, 0.0) ** 2), rtol=1e-5)
+    np.testing.assert_allclose(grad, np.where(mask, 2 * s64, 0.0), rtol=1e-6)
 
 
 TRANSPOSED_LHS = """

@@ -40,6 +40,8 @@ void addLinalgStage(OpPassManager &pm) {
   // adjoint with the forward ones and undo the memory saving.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFuseElementwisePass());
+  // (After fusion: a comparison fused into its one reader is no tensor.)
+  pm.addNestedPass<func::FuncOp>(createWidenBooleansPass());
   pm.addNestedPass<func::FuncOp>(createLoopCarriesInPlacePass());
 }
 
@@ -48,6 +50,7 @@ void addVectorStage(OpPassManager &pm, const RelaxToLLVMOptions &options) {
   // Each distinct kernel scheduled once (a deep network's layers repeat them).
   pm.addPass(createOutlineTensorKernelsPass(
       OutlineTensorKernelsPassOptions{options.kernelMinIterations}));
+  pm.addNestedPass<func::FuncOp>(createCPUCollapseTransposesPass());
   CPUSelectTilesPassOptions select;
   select.vectorBits = options.vectorBits;
   pm.addNestedPass<func::FuncOp>(createCPUSelectTilesPass(select));

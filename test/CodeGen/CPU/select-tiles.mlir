@@ -180,16 +180,25 @@ func.func @panels(%x: tensor<512x128xf32>, %w: tensor<128x512xf32>, %c: tensor<5
 }
 
 // A transposing copy: square tiles of a vector's lanes, at most 16 (f32:
-// 16, f64: 8; with AVX2 f32 gets 8).
+// 16, f64: 8; with AVX2 f32 gets 8). A loop that is not a multiple of the
+// square (LeNet's 400x120 weight, 120 = 7 x 16 + 8) still gets squares, and
+// a peeled partial one; a loop shorter than the square (6 channels) gets
+// rows of the input.
 // CHECK-LABEL: func.func @transposes
 // CHECK: linalg.transpose {{.*}}#relax_cpu.tiles<outer = [16, 16]>
 // CHECK: linalg.transpose {{.*}}#relax_cpu.tiles<outer = [8, 8]>
+// CHECK: linalg.transpose {{.*}}#relax_cpu.tiles<outer = [16, 16]>
+// CHECK: linalg.transpose {{.*}}#relax_cpu.tiles<outer = [112, 1]>
 // AVX2-LABEL: func.func @transposes
 // AVX2: linalg.transpose {{.*}}#relax_cpu.tiles<outer = [8, 8]>
-func.func @transposes(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>, %c: tensor<64x32xf64>, %d: tensor<32x64xf64>) -> (tensor<32x64xf32>, tensor<32x64xf64>) {
+func.func @transposes(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>, %c: tensor<64x32xf64>, %d: tensor<32x64xf64>,
+                      %e: tensor<400x120xf32>, %f: tensor<120x400xf32>, %g: tensor<784x6xf32>, %h: tensor<6x784xf32>)
+    -> (tensor<32x64xf32>, tensor<32x64xf64>, tensor<120x400xf32>, tensor<784x6xf32>) {
   %0 = linalg.transpose ins(%a : tensor<64x32xf32>) outs(%b : tensor<32x64xf32>) permutation = [1, 0]
   %1 = linalg.transpose ins(%c : tensor<64x32xf64>) outs(%d : tensor<32x64xf64>) permutation = [1, 0]
-  return %0, %1 : tensor<32x64xf32>, tensor<32x64xf64>
+  %2 = linalg.transpose ins(%e : tensor<400x120xf32>) outs(%f : tensor<120x400xf32>) permutation = [1, 0]
+  %3 = linalg.transpose ins(%h : tensor<6x784xf32>) outs(%g : tensor<784x6xf32>) permutation = [1, 0]
+  return %0, %1, %2, %3 : tensor<32x64xf32>, tensor<32x64xf64>, tensor<120x400xf32>, tensor<784x6xf32>
 }
 
 // Everything else: rows of the innermost dimension, whole up to 8 vectors

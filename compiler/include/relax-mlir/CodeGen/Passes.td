@@ -25,6 +25,23 @@ def FuseElementwisePass : Pass<"relax-fuse-elementwise"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def WidenBooleansPass : Pass<"relax-widen-booleans", "::mlir::func::FuncOp"> {
+  let summary = "Hold boolean tensors passed between linalg.generics as bytes (i8)";
+  let description = [{
+    A linalg.generic on tensors whose result is an i1 tensor, computed into a
+    `tensor.empty` it does not read and used only as an input of other
+    linalg.generics (a comparison feeding a `where`, a causal mask read by the
+    forward and the backward pass), computes it as i8 (`arith.extui` of the
+    bit) instead; each reader truncates the element back to i1
+    (`arith.trunci`) in its body. Memory is the same (a buffer of i1 holds a
+    byte per element), but the ops no longer have i1 operands, which the CPU
+    schedule leaves scalar (LLVM loads and stores vectors of i1 as packed
+    bits): they are vectorized like the others. Other i1 tensors (function
+    arguments and results, reduction inits) are left as they are.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def LoopCarriesInPlacePass : Pass<"relax-loop-carries-in-place", "::mlir::func::FuncOp"> {
   let summary = "Compute elementwise loop carries into the buffer of the carry they replace";
   let description = [{
@@ -37,6 +54,24 @@ def LoopCarriesInPlacePass : Pass<"relax-loop-carries-in-place", "::mlir::func::
     init; bufferization still copies where the old value is read later.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def CPUCollapseTransposesPass : Pass<"relax-cpu-collapse-transposes", "::mlir::func::FuncOp"> {
+  let summary = "Copy transposed over one loop per run of loops every operand reads in order";
+  let description = [{
+    A transposing copy (a linalg op on statically shaped tensors, all loops
+    parallel, one output, every operand read through a permutation, some
+    input's innermost loop not the output's) whose operands all read some run
+    of loops one after the other in the same order is rewritten over one loop
+    per such run (upstream's `collapseOpIterationDims`: collapse_shape of the
+    operands, expand_shape of the result). A filter gradient's
+    `[64,3,3,128] -> [128,64,3,3]` becomes the 2-D transpose
+    `[576,128] -> [128,576]`, which relax-cpu-select-tiles copies in square
+    tiles transposed in registers, instead of rows of 128 elements scattered
+    one element at a time 576 elements apart (slow to run, and 40 ms of
+    LLVM's instruction selection for that one kernel).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
 }
 
 def CPUSelectTilesPass : Pass<"relax-cpu-select-tiles", "::mlir::func::FuncOp"> {

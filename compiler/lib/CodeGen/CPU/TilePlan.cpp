@@ -285,7 +285,7 @@ OpOperand *mlir::relax::cpu::stridedLhs(linalg::LinalgOp op, unsigned colDim, un
 /// The (input, output) innermost loops of elementwise op `op` when it
 /// copies an input transposed: every loop parallel, one output, the largest
 /// input read through a permutation whose innermost loop is not the
-/// output's, both loops multiples of `lanes`, no loop indices in the body.
+/// output's, both loops at least `lanes` long, no loop indices in the body.
 static std::optional<std::pair<unsigned, unsigned>>
 transposedDims(linalg::LinalgOp op, ArrayRef<int64_t> ranges, int64_t lanes) {
   if (lanes < 4 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
@@ -308,8 +308,10 @@ transposedDims(linalg::LinalgOp op, ArrayRef<int64_t> ranges, int64_t lanes) {
     return std::nullopt;
   AffineMap in = op.getMatchingIndexingMap(largest);
   std::optional<unsigned> inDim = innermostDim(in);
-  if (!inDim || *inDim == *outDim || !in.isPermutation() || ranges[*inDim] % lanes != 0 ||
-      ranges[*outDim] % lanes != 0)
+  // (A loop that is not a multiple of the tile ends in a peeled partial
+  // tile, transposed element by element.)
+  if (!inDim || *inDim == *outDim || !in.isPermutation() || ranges[*inDim] < lanes ||
+      ranges[*outDim] < lanes)
     return std::nullopt;
   return std::make_pair(*inDim, *outDim);
 }
