@@ -93,14 +93,21 @@ func.func @transposed_rows_in_one_set(%x: tensor<16x1024xf32>, %d: tensor<16x256
 }
 
 // A transpose the program returns: 16x16 tiles, not rows written an element
-// at a time; 30 columns (not a multiple of 16) keep the rows.
+// at a time; of 30 columns (not a multiple of 16), the last 14 are a peeled
+// 16x14 tile.
 // CHECK-LABEL: func.func @permute(
 // CHECK:         scf.for %[[I:.*]] = %c0 to %c32 step %c16
 // CHECK:           scf.for %[[J:.*]] = %c0 to %c64 step %c16
 // CHECK:             %[[T:.*]] = vector.transfer_read %arg0[%[[J]], %[[I]]]{{.*}} : tensor<64x32xf32>, vector<16x16xf32>
 // CHECK:             vector.transpose %[[T]], [1, 0] : vector<16x16xf32> to vector<16x16xf32>
 // CHECK-LABEL: func.func @permute_ragged(
-// CHECK-NOT:     vector<16x16xf32>
+// CHECK:         scf.for %[[J:.*]] = %c0 to %c64 step %c16
+// CHECK:           %[[T:.*]] = vector.transfer_read %arg0[%[[J]], %c0]{{.*}} : tensor<64x30xf32>, vector<16x16xf32>
+// CHECK:           vector.transpose %[[T]], [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+// CHECK:         scf.for %[[J2:.*]] = %c0 to %c64 step %c16
+// CHECK:           %[[R:.*]] = vector.transfer_read %arg0[%[[J2]], %c16]{{.*}} : tensor<64x30xf32>, vector<16x14xf32>
+// CHECK:           %[[RT:.*]] = vector.transpose %[[R]], [1, 0] : vector<16x14xf32> to vector<14x16xf32>
+// CHECK:           vector.transfer_write %[[RT]], %{{.*}}[%c16, %[[J2]]]
 // CHECK:         return
 func.func @permute(%x: tensor<64x32xf32>) -> tensor<32x64xf32> {
   %r = relax.dataflow -> (tensor<32x64xf32>) {
