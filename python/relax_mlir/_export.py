@@ -174,7 +174,8 @@ def export_library(llvm_module: ir.Module, signatures: Signatures, path: str, *,
                      f"-Wl,--version-script={version_script}",
                      *([mpi] if mpi else []), "-lm", "-ldl", "-lpthread"]
         # (Should gold refuse, the driver's default linker gets its turn.)
-        for flags in [linker_flags(), []] if linker_flags() else [[]]:
+        preferred = linker_flags()
+        for flags in [preferred, []] if preferred else [[]]:
             command = [cxx, *flags, *arguments]
             try:
                 run = subprocess.run(command, capture_output=True, text=True, timeout=600)

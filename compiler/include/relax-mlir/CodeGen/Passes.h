@@ -19,6 +19,13 @@
 
 
 namespace mlir::relax {
+/// On the functions relax-outline-tensor-kernels makes of a function's
+/// kernels on tensors, and on those of them that stay functions after the
+/// CPU schedule (which relax-early-dealloc and relax-cpu-stream-stores
+/// recognize).
+constexpr llvm::StringLiteral kTensorKernelAttrName = "relax.kernel";
+constexpr llvm::StringLiteral kKeptKernelAttrName = "relax.kept_kernel";
+
 #define GEN_PASS_DECL
 #include "relax-mlir/CodeGen/Passes.h.inc"
 

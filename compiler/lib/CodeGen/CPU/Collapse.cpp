@@ -10,7 +10,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TilePlan.h"
 #include "relax-mlir/CodeGen/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -709,7 +709,7 @@ struct CPUStreamStoresPass : relax::impl::CPUStreamStoresPassBase<CPUStreamStore
   void runOnOperation() override {
     // A kernel kept a function since the tensors (relax-outline-tensor-kernels)
     // computes temporaries only: its out-parameters are read again soon.
-    if (getOperation()->hasAttr("relax.kept_kernel"))
+    if (getOperation()->hasAttr(kKeptKernelAttrName))
       return;
     streamLargeResults(getOperation(), streamingStoreBytes);
   }

@@ -62,7 +62,7 @@ std::optional<SmallVector<Value>> aliases(Value buffer) {
       // writes its arguments' memory, and keeps no reference to it.
       if (auto call = dyn_cast<func::CallOp>(user)) {
         auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(call, call.getCalleeAttr());
-        if (callee && callee->hasAttr("relax.kept_kernel"))
+        if (callee && callee->hasAttr(relax::kKeptKernelAttrName))
           continue;
       }
       bool memrefResult = false;

@@ -41,10 +41,8 @@ namespace mlir::relax {
 using namespace mlir;
 
 namespace {
-/// On the kernels of relax-outline-tensor-kernels.
-constexpr StringLiteral kTensorKernelAttrName = "relax.kernel";
-/// On such a kernel that stays a function after the schedule (see keepsKernel).
-constexpr StringLiteral kKeptKernelAttrName = "relax.kept_kernel";
+using relax::kKeptKernelAttrName;
+using relax::kTensorKernelAttrName;
 
 /// A constant (no operands, no regions): re-created where it is read.
 bool isConstant(Operation *op) {
@@ -362,23 +360,31 @@ bool writesArgument(func::FuncOp kernel) {
       .wasInterrupted();
 }
 
+/// The kernels (relax.kernel) of `module` that compute only into buffers of
+/// their own.
+llvm::DenseSet<StringAttr> kernelsWithOwnBuffers(ModuleOp module) {
+  llvm::DenseSet<StringAttr> found;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn->hasAttr(kTensorKernelAttrName) && !writesArgument(fn))
+      found.insert(fn.getSymNameAttr());
+  return found;
+}
+
 /// Whether `v`, bufferized, is a whole buffer of identity layout (an
 /// argument of the function, the result of a kernel computing into buffers
-/// of its own or of a linalg op computing into such a buffer, a reshape of
-/// one): a kernel reading it needs no copy at its boundary.
-bool isWholeBuffer(Value v, Block *entry, SymbolTable &symbols) {
+/// of its own (`ownBuffers`) or of a linalg op computing into such a buffer,
+/// a reshape of one): a kernel reading it needs no copy at its boundary.
+bool isWholeBuffer(Value v, Block *entry, const llvm::DenseSet<StringAttr> &ownBuffers) {
   if (auto arg = dyn_cast<BlockArgument>(v))
     return arg.getOwner() == entry;
   Operation *def = v.getDefiningOp();
-  if (auto call = dyn_cast<func::CallOp>(def)) {
-    auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-    return callee && callee->hasAttr(kTensorKernelAttrName) && !writesArgument(callee);
-  }
+  if (auto call = dyn_cast<func::CallOp>(def))
+    return ownBuffers.contains(call.getCalleeAttr().getAttr());
   if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
-    return isWholeBuffer(def->getOperand(0), entry, symbols);
+    return isWholeBuffer(def->getOperand(0), entry, ownBuffers);
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(def))
     return isWholeBuffer(linalgOp.getDpsInits()[cast<OpResult>(v).getResultNumber()], entry,
-                         symbols);
+                         ownBuffers);
   return isa<tensor::EmptyOp>(def);
 }
 
@@ -405,14 +411,16 @@ bool onlyRead(Value v) {
 /// slower with its single-use kernels kept), computes only into buffers of
 /// its own, and at each call (in a function's entry block) its arguments are
 /// whole buffers and its results are only read.
-bool keepsKernel(func::FuncOp kernel, ArrayRef<func::CallOp> calls, SymbolTable &symbols) {
-  return calls.size() > 1 && !writesArgument(kernel) && llvm::all_of(calls, [&](func::CallOp call) {
-    Block *entry = &call->getParentOfType<func::FuncOp>().getBody().front();
-    return call->getBlock() == entry &&
-           llvm::all_of(call.getOperands(),
-                        [&](Value v) { return isWholeBuffer(v, entry, symbols); }) &&
-           llvm::all_of(call.getResults(), onlyRead);
-  });
+bool keepsKernel(func::FuncOp kernel, ArrayRef<func::CallOp> calls,
+                 const llvm::DenseSet<StringAttr> &ownBuffers) {
+  return calls.size() > 1 && ownBuffers.contains(kernel.getSymNameAttr()) &&
+         llvm::all_of(calls, [&](func::CallOp call) {
+           Block *entry = &call->getParentOfType<func::FuncOp>().getBody().front();
+           return call->getBlock() == entry &&
+                  llvm::all_of(call.getOperands(),
+                               [&](Value v) { return isWholeBuffer(v, entry, ownBuffers); }) &&
+                  llvm::all_of(call.getResults(), onlyRead);
+         });
 }
 
 struct OutlineTensorKernelsPass
@@ -479,9 +487,10 @@ struct OutlineTensorKernelsPass
     llvm::DenseMap<StringAttr, SmallVector<func::CallOp>> calls;
     module.walk([&](func::CallOp call) { calls[call.getCalleeAttr().getAttr()].push_back(call); });
     Builder b(&getContext());
+    llvm::DenseSet<StringAttr> ownBuffers = kernelsWithOwnBuffers(module);
     for (auto &entry : first) {
       func::FuncOp kernel = entry.second;
-      if (!keepsKernel(kernel, calls[kernel.getSymNameAttr()], symbols))
+      if (!keepsKernel(kernel, calls[kernel.getSymNameAttr()], ownBuffers))
         continue;
       kernel->setAttr(kKeptKernelAttrName, b.getUnitAttr());
       kernel->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
